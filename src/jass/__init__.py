@@ -1,0 +1,78 @@
+"""jass: Schieber, the Swiss national card game, as a correct, fast and fully typed rules engine.
+
+>>> import jass
+>>> g = jass.Game.new(jass.rules.SCHIEBER, seed=7).deal()
+>>> g = g.choose(jass.Contract.trump(jass.Suit.HEARTS))
+>>> g = g.play(next(iter(g.legal_moves())))
+>>> len(g.trick)
+1
+"""
+
+from jass import rules
+from jass._version import __version__
+from jass.actions import (
+    NUM_ACTIONS,
+    Action,
+    Choose,
+    Deal,
+    Play,
+    Shove,
+    Thank,
+    action_from_index,
+)
+from jass.cards import CARDS, Card, CardSet, Rank, Suit, SuitPairing
+from jass.contracts import Contract, ContractKind
+from jass.errors import (
+    IllegalActionError,
+    IllegalReason,
+    InvalidInputError,
+    JassError,
+    NotSupportedError,
+)
+from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
+from jass.rules import RuleSet, find_ruleset
+from jass.scoring import EndReason, GameResult, HandScore, score_hand
+from jass.seats import Seat, Team
+from jass.state import Game, Hand, Phase, Trick
+
+__all__ = [
+    "CARDS",
+    "NUM_ACTIONS",
+    "Action",
+    "Card",
+    "CardSet",
+    "Choose",
+    "Contract",
+    "ContractKind",
+    "Deal",
+    "EndReason",
+    "Game",
+    "GameResult",
+    "Hand",
+    "HandScore",
+    "IllegalActionError",
+    "IllegalReason",
+    "InvalidInputError",
+    "JassError",
+    "NotSupportedError",
+    "Phase",
+    "Play",
+    "Rank",
+    "RuleSet",
+    "Seat",
+    "Shove",
+    "Suit",
+    "SuitPairing",
+    "Team",
+    "Thank",
+    "Trick",
+    "__version__",
+    "action_from_index",
+    "explain_illegal",
+    "find_ruleset",
+    "legal_cards",
+    "rules",
+    "score_hand",
+    "trick_points",
+    "trick_winner",
+]

@@ -1,0 +1,158 @@
+"""Actions as values, so that a bot needs one loop and a game record is a list of actions.
+
+Every action a player can take has a stable number (:attr:`index`), for legal-action masks
+in reinforcement learning: 0-35 play that card, 36-42 choose the contract with that
+:attr:`~jass.Contract.index` (42 is reserved for Misère), 43 shove, 44-45 thank for team 0/1.
+The deal is a chance event, :class:`Deal`, and has no number.
+
+>>> from jass import Card, Contract
+>>> Play(Card.parse("JH")).index, Choose(Contract.OBENABE).index, Shove().index
+(14, 40, 43)
+>>> action_from_index(44)
+Thank(team=<Team.T0: 0>)
+"""
+
+from __future__ import annotations
+
+from typing import Final, Union
+
+import attrs
+from typing_extensions import TypeAlias
+
+from jass.cards import CARDS, Card, CardSet
+from jass.contracts import Contract
+from jass.errors import InvalidInputError
+from jass.seats import Team
+
+__all__ = [
+    "NUM_ACTIONS",
+    "PLAY_ACTIONS",
+    "Action",
+    "Choose",
+    "Deal",
+    "Play",
+    "Shove",
+    "Thank",
+    "action_from_index",
+]
+
+_CHOOSE_BASE: Final = 36
+_SHOVE_INDEX: Final = 43
+_THANK_BASE: Final = 44
+#: The size of the player action space (see :attr:`Play.index` and friends).
+NUM_ACTIONS: Final = 46
+
+
+@attrs.frozen
+class Play:
+    """Play ``card`` from the hand of the player to move.
+
+    >>> Play(Card.parse("10D"))
+    Play(card=Card.parse('10D'))
+    """
+
+    card: Card
+
+    @property
+    def index(self) -> int:
+        """The stable action number, 0-35: the card's index.
+
+        >>> Play(Card.parse("6S")).index
+        0
+        """
+        return int(self.card)
+
+
+@attrs.frozen
+class Choose:
+    """Name ``contract`` for this hand.
+
+    >>> Choose(Contract.UNDENUFE).index
+    41
+    """
+
+    contract: Contract
+
+    @property
+    def index(self) -> int:
+        """The stable action number, 36 + the contract's index.
+
+        >>> Choose(Contract.OBENABE).index
+        40
+        """
+        return _CHOOSE_BASE + self.contract.index
+
+
+@attrs.frozen
+class Shove:
+    """Shove (*schieben*): leave the choice of contract to the partner.
+
+    >>> Shove() == Shove()
+    True
+    """
+
+    @property
+    def index(self) -> int:
+        """The stable action number, 43.
+
+        >>> Shove().index
+        43
+        """
+        return _SHOVE_INDEX
+
+
+@attrs.frozen
+class Thank:
+    """Thank (*bedanken*): ``team`` claims to have reached the target (RULES.md R9.2).
+
+    >>> Thank(Team(1)).index
+    45
+    """
+
+    team: Team
+
+    @property
+    def index(self) -> int:
+        """The stable action number, 44 + the team.
+
+        >>> Thank(Team(0)).index
+        44
+        """
+        return _THANK_BASE + int(self.team)
+
+
+@attrs.frozen
+class Deal:
+    """The deal, a chance event: the four hands by seat.
+
+    >>> Deal.__name__
+    'Deal'
+    """
+
+    hands: tuple[CardSet, CardSet, CardSet, CardSet]
+
+
+#: Any action value accepted by :meth:`jass.Game.apply`.
+Action: TypeAlias = Union[Play, Choose, Shove, Thank, Deal]
+
+#: The :class:`Play` action of each card, prebuilt for hot loops.
+PLAY_ACTIONS: Final[tuple[Play, ...]] = tuple(Play(card) for card in CARDS)
+
+
+def action_from_index(index: int) -> Play | Choose | Shove | Thank:
+    """The player action with the stable number ``index`` (0 to ``NUM_ACTIONS - 1``).
+
+    >>> action_from_index(14), action_from_index(36)
+    (Play(card=Card.parse('JH')), Choose(contract=Contract.trump(Suit.SPADES)))
+    """
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise InvalidInputError(f"action index must be an int, got {index!r}")
+    if 0 <= index < _CHOOSE_BASE:
+        return PLAY_ACTIONS[index]
+    if _CHOOSE_BASE <= index < _CHOOSE_BASE + len(Contract.all()):
+        return Choose(Contract.from_index(index - _CHOOSE_BASE))
+    if index == _SHOVE_INDEX:
+        return Shove()
+    if index in (_THANK_BASE, _THANK_BASE + 1):
+        return Thank(Team(index - _THANK_BASE))
+    raise InvalidInputError(f"no action has index {index!r}")

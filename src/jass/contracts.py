@@ -1,0 +1,281 @@
+"""Contracts (what is "trumps" this hand), with their rank orders and point tables.
+
+There are six contracts: the four trump suits, ``OBENABE`` (top down, no trumps) and
+``UNDENUFE`` (bottom up, no trumps). Every table a contract needs is computed once at import
+(RULES.md §2), so the rule functions only index tuples.
+
+>>> Contract.trump(Suit.HEARTS), Contract.parse("obenabe"), Contract.parse("TRUMP_CLUBS")
+(Contract.trump(Suit.HEARTS), Contract.OBENABE, Contract.trump(Suit.CLUBS))
+>>> [str(r) for r in Contract.trump(Suit.HEARTS).rank_order(Suit.HEARTS)]
+['J', '9', 'A', 'K', 'Q', '10', '8', '7', '6']
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import ClassVar, Final, final
+
+from jass.cards import SUIT_MASKS, Card, Rank, Suit
+from jass.errors import InvalidInputError
+
+__all__ = ["Contract", "ContractKind"]
+
+
+class ContractKind(enum.Enum):
+    """The kinds of contract. Rule functions dispatch on a contract's tables, scoring on its kind.
+
+    >>> Contract.UNDENUFE.kind
+    <ContractKind.UNDENUFE: 'undenufe'>
+    """
+
+    TRUMP = "trump"
+    OBENABE = "obenabe"
+    UNDENUFE = "undenufe"
+
+
+_NATURAL_DOWN: Final = tuple(reversed(Rank))  # A K Q J 10 9 8 7 6
+_NATURAL_UP: Final = tuple(Rank)  # 6 7 8 9 10 J Q K A
+_TRUMP_ORDER: Final = (
+    Rank.JACK, Rank.NINE, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.TEN, Rank.EIGHT, Rank.SEVEN, Rank.SIX,
+)  # fmt: skip
+# Card points by rank 6..A (RULES.md R2.2).
+_PLAIN_POINTS: Final = (0, 0, 0, 0, 10, 2, 3, 4, 11)
+_TRUMP_POINTS: Final = (0, 0, 0, 14, 10, 20, 3, 4, 11)
+_OBENABE_POINTS: Final = (0, 0, 8, 0, 10, 2, 3, 4, 11)
+_UNDENUFE_POINTS: Final = (11, 0, 8, 0, 10, 2, 3, 4, 0)
+_OLD_UNDENUFE_POINTS: Final = (0, 0, 8, 0, 10, 2, 3, 4, 11)
+
+
+@final
+class Contract:
+    """A contract: one of the four trump suits, ``OBENABE`` or ``UNDENUFE``.
+
+    Contracts are singletons, compared by identity; get them with :meth:`trump`,
+    :attr:`OBENABE`, :attr:`UNDENUFE`, :meth:`parse` or :meth:`all`. ``index`` is a stable number
+    (0-3 the trump suits in :class:`Suit` order, 4 Obenabe, 5 Undenufe).
+
+    >>> c = Contract.trump(Suit.SPADES)
+    >>> c.kind.name, c.trump_suit, c.index, c.name, c.is_trump
+    ('TRUMP', <Suit.SPADES: 0>, 0, 'TRUMP_SPADES', True)
+    """
+
+    __slots__ = (
+        "_old_points",
+        "_points",
+        "above",
+        "buur",
+        "index",
+        "kind",
+        "name",
+        "orders",
+        "trump_mask",
+        "trump_suit",
+        "win_keys",
+    )
+
+    OBENABE: ClassVar[Contract]
+    UNDENUFE: ClassVar[Contract]
+    _ALL: ClassVar[tuple[Contract, ...]]
+
+    kind: ContractKind
+    trump_suit: Suit | None
+    index: int
+    name: str
+    #: Trick-taking rank order of each suit, highest first.
+    orders: tuple[tuple[Rank, ...], ...]
+    #: Bitmask of the trump suit (0 without trumps).
+    trump_mask: int
+    #: Bitmask of the trump Jack (the Buur), 0 without trumps.
+    buur: int
+    #: For each card: the trumps that beat it, or all cards for a non-trump (undertrump test).
+    above: tuple[int, ...]
+    #: For each led suit: for each card, its strength in a trick led in that suit (-1: cannot win).
+    win_keys: tuple[tuple[int, ...], ...]
+
+    def __init__(self, kind: ContractKind, trump_suit: Suit | None, index: int) -> None:
+        """Build a contract's tables; used once per contract at import."""
+        self.kind = kind
+        self.trump_suit = trump_suit
+        self.index = index
+        self.name = f"TRUMP_{trump_suit.name}" if trump_suit is not None else kind.name
+        orders = []
+        for suit in Suit:
+            if suit is trump_suit:
+                orders.append(_TRUMP_ORDER)
+            elif kind is ContractKind.UNDENUFE:
+                orders.append(_NATURAL_UP)
+            else:
+                orders.append(_NATURAL_DOWN)
+        self.orders = tuple(orders)
+        # power: 8 for the strongest card of its suit down to 0.
+        power = [8 - self.orders[c // 9].index(Rank(c % 9)) for c in range(36)]
+        if trump_suit is None:
+            self.trump_mask = 0
+            self.buur = 0
+            self.above = tuple([(1 << 36) - 1] * 36)
+        else:
+            self.trump_mask = SUIT_MASKS[trump_suit]
+            self.buur = 1 << (9 * trump_suit + Rank.JACK)
+            trumps = range(9 * trump_suit, 9 * trump_suit + 9)
+            self.above = tuple(
+                sum(1 << t for t in trumps if power[t] > power[c]) if c in trumps else (1 << 36) - 1
+                for c in range(36)
+            )
+        self.win_keys = tuple(
+            tuple(
+                power[c] + 10
+                if c // 9 == trump_suit
+                else (power[c] if c // 9 == led else -1)
+                for c in range(36)
+            )
+            for led in Suit
+        )
+        if kind is ContractKind.UNDENUFE:
+            points, old = _UNDENUFE_POINTS, _OLD_UNDENUFE_POINTS
+        elif kind is ContractKind.OBENABE:
+            points = old = _OBENABE_POINTS
+        else:
+            points = old = _PLAIN_POINTS
+        self._points = tuple(
+            (_TRUMP_POINTS if c // 9 == trump_suit else points)[c % 9] for c in range(36)
+        )
+        self._old_points = tuple(
+            (_TRUMP_POINTS if c // 9 == trump_suit else old)[c % 9] for c in range(36)
+        )
+
+    @classmethod
+    def trump(cls, suit: Suit) -> Contract:
+        """The trump contract of ``suit``.
+
+        >>> Contract.trump(Suit.DIAMONDS).trump_suit
+        <Suit.DIAMONDS: 2>
+        """
+        if not isinstance(suit, Suit):
+            raise InvalidInputError(f"{suit!r} is not a Suit")
+        return cls._ALL[suit]
+
+    @classmethod
+    def all(cls) -> tuple[Contract, ...]:
+        """Every contract, in ``index`` order.
+
+        >>> [c.name for c in Contract.all()][3:]
+        ['TRUMP_CLUBS', 'OBENABE', 'UNDENUFE']
+        """
+        return cls._ALL
+
+    @classmethod
+    def from_index(cls, index: int) -> Contract:
+        """The contract with the stable number ``index``.
+
+        >>> Contract.from_index(4)
+        Contract.OBENABE
+        """
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(cls._ALL):
+            raise InvalidInputError(f"contract index {index!r} is outside 0-{len(cls._ALL) - 1}")
+        return cls._ALL[index]
+
+    @classmethod
+    def parse(cls, text: str | Contract) -> Contract:
+        """Parse a contract name, any case.
+
+        Accepted: ``TRUMP_HEARTS``, ``hearts``, ``H``, ``♥``, a German or Swiss suit name
+        (Swisslos pairing), ``OBENABE`` (also ``obe``, ``top-down``), ``UNDENUFE`` (also ``unde``,
+        ``bottom-up``).
+
+        >>> Contract.parse("Trump_Spades"), Contract.parse("♦"), Contract.parse("undenufe")
+        (Contract.trump(Suit.SPADES), Contract.trump(Suit.DIAMONDS), Contract.UNDENUFE)
+        """
+        if isinstance(text, Contract):
+            return text
+        if not isinstance(text, str):
+            raise InvalidInputError(f"cannot parse contract {text!r}: expected a string")
+        word = text.strip().casefold().replace(" ", "_").replace("-", "_")
+        if word in _NAMED:
+            return _NAMED[word]
+        word = word.removeprefix("trump_")
+        try:
+            return cls._ALL[Suit.parse(word)]
+        except InvalidInputError:
+            raise InvalidInputError(
+                f"cannot parse contract {text!r}: expected TRUMP_<SUIT>, a suit, "
+                "OBENABE or UNDENUFE"
+            ) from None
+
+    @property
+    def is_trump(self) -> bool:
+        """Whether the contract has a trump suit.
+
+        >>> Contract.OBENABE.is_trump
+        False
+        """
+        return self.trump_mask != 0
+
+    def rank_order(self, suit: Suit) -> tuple[Rank, ...]:
+        """The trick-taking order of ``suit`` under this contract, highest first.
+
+        >>> [str(r) for r in Contract.UNDENUFE.rank_order(Suit.SPADES)][:3]
+        ['6', '7', '8']
+        """
+        return self.orders[suit]
+
+    def card_points(self, *, old_undenufe: bool = False) -> tuple[int, ...]:
+        """The point table: the points of each card, indexed by card (RULES.md R2.2).
+
+        ``old_undenufe`` selects the old Undenufe values (A = 11, 6 = 0); it changes only Undenufe.
+
+        >>> table = Contract.UNDENUFE.card_points()
+        >>> table[Card.parse("6S")], table[Card.parse("AS")], sum(table)
+        (11, 0, 152)
+        >>> Contract.UNDENUFE.card_points(old_undenufe=True)[Card.parse("6S")]
+        0
+        """
+        return self._old_points if old_undenufe else self._points
+
+    def points(self, card: Card, *, old_undenufe: bool = False) -> int:
+        """The points of one card under this contract.
+
+        >>> Contract.trump(Suit.HEARTS).points(Card.parse("9H"))
+        14
+        """
+        return (self._old_points if old_undenufe else self._points)[card]
+
+    def beats(self, card: Card, other: Card, led: Suit) -> bool:
+        """Whether ``card`` beats ``other`` in a trick led in ``led``.
+
+        >>> Contract.trump(Suit.SPADES).beats(Card.parse("6S"), Card.parse("AH"), Suit.HEARTS)
+        True
+        """
+        keys = self.win_keys[led]
+        return keys[card] > keys[other]
+
+    def __repr__(self) -> str:
+        if self.trump_suit is not None:
+            return f"Contract.trump(Suit.{self.trump_suit.name})"
+        return f"Contract.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # Keep singletons singletons across pickling (process pools).
+        return (Contract.from_index, (self.index,))
+
+
+Contract._ALL = (
+    *(Contract(ContractKind.TRUMP, suit, suit) for suit in Suit),
+    Contract(ContractKind.OBENABE, None, 4),
+    Contract(ContractKind.UNDENUFE, None, 5),
+)
+Contract.OBENABE = Contract._ALL[4]
+Contract.UNDENUFE = Contract._ALL[5]
+_NAMED: Final[dict[str, Contract]] = {
+    "obenabe": Contract.OBENABE,
+    "obe": Contract.OBENABE,
+    "top_down": Contract.OBENABE,
+    "undenufe": Contract.UNDENUFE,
+    "unde": Contract.UNDENUFE,
+    "bottom_up": Contract.UNDENUFE,
+}

@@ -1,0 +1,98 @@
+"""The exceptions of :mod:`jass`: one hierarchy, all of it below :class:`JassError`.
+
+Both concrete kinds also subclass :class:`ValueError`, so code that already catches
+``ValueError`` keeps working.
+
+>>> from jass import Card, InvalidInputError
+>>> try:
+...     Card.parse("1H")
+... except InvalidInputError as exc:
+...     print(exc)
+cannot parse card '1H': unknown rank '1'
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+__all__ = [
+    "IllegalActionError",
+    "IllegalReason",
+    "InvalidInputError",
+    "JassError",
+    "NotSupportedError",
+]
+
+
+class JassError(Exception):
+    """Base class of every exception that :mod:`jass` raises on purpose.
+
+    >>> issubclass(IllegalActionError, JassError) and issubclass(InvalidInputError, JassError)
+    True
+    """
+
+
+class InvalidInputError(JassError, ValueError):
+    """Input that cannot be understood: an unparseable card, contract or option value.
+
+    >>> from jass import RuleSet
+    >>> try:
+    ...     RuleSet().evolve(colour="red")
+    ... except InvalidInputError as exc:
+    ...     print(exc)
+    unknown RuleSet option 'colour'
+    """
+
+
+class IllegalReason(enum.Enum):
+    """Why an action was refused; the machine-readable part of :class:`IllegalActionError`.
+
+    >>> IllegalReason.UNDERTRUMP.name
+    'UNDERTRUMP'
+    """
+
+    WRONG_PHASE = "the game is not in a phase that allows this action"
+    GAME_OVER = "the game is over"
+    NOT_IN_HAND = "the card is not in the hand of the player to move"
+    MUST_FOLLOW_SUIT = "the player must follow suit (or trump)"
+    MUST_FOLLOW_TRUMP = "the player must follow trumps"
+    UNDERTRUMP = "the card would undertrump"
+    MUST_OVERTRUMP = "with only trumps left, the player must overtrump if able"
+    CONTRACT_NOT_ALLOWED = "the rule set does not allow this contract"
+    SHOVE_NOT_ALLOWED = "shoving is not allowed now"
+    THANK_NOT_ALLOWED = "thanking is not part of this rule set's game end"
+
+
+class IllegalActionError(JassError, ValueError):
+    """An action that the rules forbid in the current state.
+
+    Attributes:
+        reason: the machine-readable :class:`IllegalReason`.
+        action: the refused action value, or ``None`` for a chance move.
+        state: the state in which it was refused (unchanged).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=1)
+    >>> try:
+    ...     g.shove()
+    ... except jass.IllegalActionError as exc:
+    ...     print(exc.reason.name)
+    WRONG_PHASE
+    """
+
+    def __init__(self, message: str, reason: IllegalReason, action: Any = None, state: Any = None):
+        super().__init__(message)
+        self.reason = reason
+        self.action = action
+        self.state = state
+
+
+class NotSupportedError(JassError, NotImplementedError):
+    """A feature that this version of :mod:`jass` does not implement yet.
+
+    It is raised instead of silently ignoring a request.
+
+    >>> issubclass(NotSupportedError, NotImplementedError)
+    True
+    """

@@ -1,0 +1,188 @@
+"""Pure rule functions of card play: legal cards, trick winner, trick points (RULES.md §5-§6).
+
+They take plain values (a :class:`~jass.CardSet` hand, a trick as a sequence of cards in playing
+order, a :class:`~jass.Contract`) and trust them: the state machine checks its input once, and
+these functions stay fast enough for search.
+
+>>> from jass import CardSet, Contract, Suit
+>>> spades = Contract.trump(Suit.SPADES)
+>>> trick = Card.parse("AH"), Card.parse("8S")
+>>> legal_cards(CardSet.parse("7S KH 6D"), trick, spades)
+CardSet.parse('KH')
+>>> trick_winner([Card.parse(c) for c in ("AH", "8S", "KH", "9S")], spades)
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from jass.cards import SUIT_MASKS, Card, CardSet, Suit
+from jass.contracts import Contract
+from jass.errors import IllegalReason, InvalidInputError
+from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
+
+__all__ = ["explain_illegal", "legal_cards", "trick_points", "trick_winner"]
+
+_new_set: Final = int.__new__
+#: The suit mask of each card's suit.
+_SUIT_MASK_OF: Final = tuple(SUIT_MASKS[c // 9] for c in range(36))
+_ONLY_IF_NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
+
+
+def legal_cards(
+    hand: CardSet, trick: Sequence[Card], contract: Contract, ruleset: RuleSet = SCHIEBER
+) -> CardSet:
+    """The cards of ``hand`` that may be played to ``trick`` (RULES.md R5.5).
+
+    ``trick`` holds the cards already played to the current trick, leader first (empty when
+    leading). ``ruleset`` matters only for ``undertrump_only_trumps``.
+
+    >>> from jass import CardSet, Contract, Suit
+    >>> hearts = Contract.trump(Suit.HEARTS)
+    >>> # Trump led: the Buur alone need not follow, so any card may be played.
+    >>> legal_cards(CardSet.parse("JH 6S 7S"), [Card.parse("AH")], hearts)
+    CardSet.parse('6S 7S JH')
+    >>> # Undertrumping is banned while the hand has other cards.
+    >>> legal_cards(CardSet.parse("6H 9H 7D"), [Card.parse("AS"), Card.parse("QH")], hearts)
+    CardSet.parse('7D 9H')
+    """
+    if not trick:
+        return hand
+    led = _SUIT_MASK_OF[trick[0]]
+    follow = led & hand
+    trumps = contract.trump_mask
+    if not trumps:
+        return _new_set(CardSet, follow) if follow else hand
+    held = trumps & hand
+    if led == trumps:
+        # Trump led: follow with any trump, unless the Buur is the only one (R5.4).
+        return _new_set(CardSet, held) if held & ~contract.buur else hand
+    above = contract.above
+    over = held
+    for card in trick:
+        over &= above[card]
+    if follow:
+        return _new_set(CardSet, follow | over)
+    if held == hand:
+        if over and ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER:
+            return _new_set(CardSet, over)
+        return hand
+    return _new_set(CardSet, (~trumps & hand) | over)
+
+
+def trick_winner(trick: Sequence[Card], contract: Contract) -> int:
+    """The index in ``trick`` of the card that wins it, 0 being the leader (RULES.md §6).
+
+    For an incomplete trick this is the card that holds it so far.
+
+    >>> from jass import Contract, Suit
+    >>> cards = [Card.parse(c) for c in ("7D", "6C", "AC", "KD")]
+    >>> trick_winner(cards, Contract.trump(Suit.CLUBS)), trick_winner(cards, Contract.UNDENUFE)
+    (2, 0)
+    """
+    if not trick:
+        raise InvalidInputError("trick_winner needs at least one card, got an empty trick")
+    keys = contract.win_keys[trick[0] // 9]
+    best = 0
+    best_key = keys[trick[0]]
+    for index in range(1, len(trick)):
+        key = keys[trick[index]]
+        if key > best_key:
+            best = index
+            best_key = key
+    return best
+
+
+def trick_points(
+    trick: Sequence[Card],
+    contract: Contract,
+    ruleset: RuleSet = SCHIEBER,
+    *,
+    last: bool = False,
+) -> int:
+    """The card points of ``trick``, plus 5 if it is the ``last`` trick (unmultiplied).
+
+    ``ruleset`` matters only for ``old_undenufe``.
+
+    >>> from jass import Contract, Suit
+    >>> trick_points([Card.parse(c) for c in ("AH", "8S", "KH", "9S")], Contract.trump(Suit.SPADES))
+    29
+    >>> trick_points([Card.parse("6D")], Contract.UNDENUFE, last=True)
+    16
+    """
+    table = contract.card_points(old_undenufe=ruleset.old_undenufe)
+    points = 5 if last else 0
+    for card in trick:
+        points += table[card]
+    return points
+
+
+def explain_illegal(
+    hand: CardSet,
+    trick: Sequence[Card],
+    contract: Contract,
+    card: Card,
+    ruleset: RuleSet = SCHIEBER,
+) -> tuple[IllegalReason, str] | None:
+    """Why ``card`` may not be played from ``hand`` to ``trick``, or ``None`` if it may.
+
+    The message names the card and the rule, in the words of the game.
+
+    >>> from jass import CardSet, Contract, Suit
+    >>> hand = CardSet.parse("9H 7D")
+    >>> reason, text = explain_illegal(
+    ...     hand, [Card.parse("AD"), Card.parse("JH")], Contract.trump(Suit.HEARTS), Card.parse("9H")
+    ... )
+    >>> reason.name, text
+    ('UNDERTRUMP', '9H is not allowed: you hold diamonds and 9H would undertrump JH')
+    """
+    if not (hand >> card) & 1:
+        return IllegalReason.NOT_IN_HAND, f"{card} is not in the hand ({_show(hand)})"
+    if (legal_cards(hand, trick, contract, ruleset) >> card) & 1:
+        return None
+    led_card = trick[0]
+    led = Suit(led_card // 9)
+    led_name = led.name.lower()
+    trump_suit = contract.trump_suit
+    if trump_suit is not None and led is trump_suit:
+        return (
+            IllegalReason.MUST_FOLLOW_TRUMP,
+            f"{card} is not allowed: {led_card} led trumps and you hold other trumps than the "
+            f"Buur ({_show(hand & contract.trump_mask)})",
+        )
+    top = _highest_trump(trick, contract)
+    if trump_suit is not None and card // 9 == trump_suit and top is not None:
+        if hand & SUIT_MASKS[led]:
+            holding = f"you hold {led_name}"
+        elif hand & ~contract.trump_mask:
+            holding = "you hold cards other than trumps"
+        else:
+            return (
+                IllegalReason.MUST_OVERTRUMP,
+                f"{card} is not allowed: you hold only trumps and can overtrump {top} "
+                "(undertrump_only_trumps=ONLY_IF_NO_HIGHER)",
+            )
+        return (
+            IllegalReason.UNDERTRUMP,
+            f"{card} is not allowed: {holding} and {card} would undertrump {top}",
+        )
+    trump_clause = " (or a trump)" if trump_suit is not None else ""
+    return (
+        IllegalReason.MUST_FOLLOW_SUIT,
+        f"{card} is not allowed: {led_card} was led and you hold {led_name}{trump_clause}: "
+        f"{_show(hand & SUIT_MASKS[led])}",
+    )
+
+
+def _highest_trump(trick: Sequence[Card], contract: Contract) -> Card | None:
+    top = None
+    for card in trick:
+        if contract.trump_mask >> card & 1 and (top is None or contract.above[top] >> card & 1):
+            top = card
+    return top
+
+
+def _show(bits: int) -> str:
+    return str(_new_set(CardSet, bits))

@@ -1,0 +1,270 @@
+"""The :class:`RuleSet`: one frozen value holding every option of RULES.md §11.
+
+>>> rs = RuleSet().evolve(target=1000, multipliers=Multipliers.FLAT)
+>>> rs.target, rs.multiplier(Contract.OBENABE)
+(1000, 1)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any, Final
+
+import attrs
+
+from jass.cards import Card, SuitPairing
+from jass.contracts import Contract
+from jass.errors import InvalidInputError
+from jass.rules.options import (
+    AusmachOrder,
+    CounterMatch,
+    DealerRotation,
+    EndMode,
+    FirstHandRule,
+    Multipliers,
+    UndertrumpRule,
+    WeisDeclaration,
+    WeisTie,
+)
+
+__all__ = ["STANDARD_CONTRACTS", "RuleSet"]
+
+#: The six contracts of RULES.md §2.
+STANDARD_CONTRACTS: Final = frozenset(Contract.all())
+
+# Multiplier tuples are written (♥, ♦, ♠, ♣, OBENABE, UNDENUFE); contracts are numbered
+# (♠, ♥, ♦, ♣, OBENABE, UNDENUFE).
+_TABLE_TO_CONTRACT: Final = (2, 0, 1, 3, 4, 5)
+
+
+def _seven_d() -> Card:
+    return Card.parse("7D")
+
+
+@attrs.frozen(kw_only=True)
+class RuleSet:
+    """Every rule option of RULES.md §11, with the ``SCHIEBER`` defaults.
+
+    Build variants with :meth:`evolve`; every value is checked, and a bad one raises
+    :class:`~jass.InvalidInputError` naming the option. Enum options also accept the member
+    name as a string, ``contracts`` accepts contract names, and ``first_hand_marker`` a card name.
+
+    >>> from jass import rules
+    >>> RuleSet() == rules.SCHIEBER
+    True
+    >>> RuleSet(end_mode="thank").end_mode
+    <EndMode.THANK: 'thank'>
+    """
+
+    suit_pairing: SuitPairing = SuitPairing.SWISSLOS
+    multipliers: Multipliers | tuple[int, int, int, int, int, int] = Multipliers.SWISSLOS_2500
+    target: int = 2500
+    hands: int | None = None
+    contracts: frozenset[Contract] = STANDARD_CONTRACTS
+    weis: bool = True
+    stoeck: bool = True
+    weis_declaration: WeisDeclaration = WeisDeclaration.AUTO
+    first_hand_rule: FirstHandRule = FirstHandRule.DRAW_LOWEST_DEALS
+    first_hand_marker: Card = attrs.field(factory=_seven_d)
+    dealer_rotation: DealerRotation = DealerRotation.ROTATE
+    allow_shove_back: bool = False
+    undertrump_only_trumps: UndertrumpRule = UndertrumpRule.ANY
+    kreuzweis: bool = True
+    small_weis: bool = False
+    small_weis_split_long_runs: bool = False
+    weis_tie_sequence_vs_quartet: WeisTie = WeisTie.SEQUENCE_FIRST
+    undenufe_reverse_weis: bool = True
+    weis_requires_trick: bool = False
+    old_undenufe: bool = False
+    counter_match: CounterMatch = CounterMatch.SAME_AS_MATCH
+    match_bonus: int = 100
+    ausmach_order: AusmachOrder = AusmachOrder.STOECK_WEIS_STICH
+    stoeck_claim_anytime_to_finish: bool = True
+    end_mode: EndMode = EndMode.AUTO
+    schneider: bool = False
+    # Multiplier per contract index, derived once.
+    _multiplier_by_contract: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        """Normalise convenient spellings, then check every option."""
+        for field in attrs.fields(RuleSet):
+            if not field.init:
+                continue
+            value = getattr(self, field.name)
+            normal = _normalise(field.name, value)
+            if normal is not value:
+                object.__setattr__(self, field.name, normal)
+        table = (
+            self.multipliers.value
+            if isinstance(self.multipliers, Multipliers)
+            else self.multipliers
+        )
+        by_contract = [0] * 6
+        for position, contract_index in enumerate(_TABLE_TO_CONTRACT):
+            by_contract[contract_index] = table[position]
+        object.__setattr__(self, "_multiplier_by_contract", tuple(by_contract))
+
+    def evolve(self, **changes: Any) -> RuleSet:
+        """A copy with ``changes`` applied; unknown options and bad values raise.
+
+        >>> from jass import rules
+        >>> rules.SCHIEBER.evolve(target=1000).target
+        1000
+        >>> rules.SCHIEBER.evolve(target=-5)
+        Traceback (most recent call last):
+        ...
+        jass.errors.InvalidInputError: RuleSet option 'target' must be a positive integer, got -5
+        """
+        unknown = sorted(set(changes) - _OPTION_NAMES)
+        if unknown:
+            raise InvalidInputError(f"unknown RuleSet option {unknown[0]!r}")
+        return attrs.evolve(self, **changes)
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The option names, in the order of RULES.md §11.
+
+        >>> RuleSet.option_names()[:3]
+        ('suit_pairing', 'multipliers', 'target')
+        """
+        return tuple(f.name for f in attrs.fields(cls) if f.init)
+
+    def options(self) -> dict[str, Any]:
+        """The options as a dict, in the order of RULES.md §11.
+
+        >>> RuleSet().options()["target"]
+        2500
+        """
+        return {name: getattr(self, name) for name in self.option_names()}
+
+    def changes_from(self, base: RuleSet) -> dict[str, Any]:
+        """The options whose value differs from ``base``; ``base.evolve(**result) == self``.
+
+        >>> from jass import rules
+        >>> rules.SCHIEBER_1000.changes_from(rules.SCHIEBER)
+        {'multipliers': <Multipliers.FLAT: (1, 1, 1, 1, 1, 1)>, 'target': 1000, 'kreuzweis': False}
+        """
+        return {
+            name: value
+            for name, value in self.options().items()
+            if getattr(base, name) != value
+        }
+
+    def multiplier(self, contract: Contract) -> int:
+        """The multiplier of ``contract`` under this rule set (RULES.md R8.5).
+
+        >>> from jass import Suit
+        >>> RuleSet().multiplier(Contract.trump(Suit.CLUBS)), RuleSet().multiplier(Contract.UNDENUFE)
+        (2, 3)
+        """
+        return self._multiplier_by_contract[contract.index]
+
+    def allows(self, contract: Contract) -> bool:
+        """Whether ``contract`` may be chosen under this rule set.
+
+        >>> from jass import rules
+        >>> rules.BEGINNER.allows(Contract.OBENABE)
+        False
+        """
+        return contract in self.contracts
+
+
+_OPTION_NAMES: Final = frozenset(RuleSet.option_names())
+
+
+def _bad(name: str, expected: str, value: object) -> InvalidInputError:
+    return InvalidInputError(f"RuleSet option {name!r} must be {expected}, got {value!r}")
+
+
+def _normalise(name: str, value: object) -> object:
+    """Return ``value`` in its canonical form for option ``name``, or raise."""
+    default = _DEFAULTS[name]
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise _bad(name, "True or False", value)
+        return value
+    if isinstance(default, enum.Enum) and name != "multipliers":
+        return _enum_member(name, type(default), value)
+    return _CHECKS[name](name, value)
+
+
+def _enum_member(name: str, enum_type: type[enum.Enum], value: object) -> enum.Enum:
+    if isinstance(value, enum_type):
+        return value
+    if isinstance(value, str):
+        member = enum_type.__members__.get(value.strip().upper().replace(" ", "_"))
+        if member is not None:
+            return member
+    names = ", ".join(enum_type.__members__)
+    raise _bad(name, f"a {enum_type.__name__} ({names})", value)
+
+
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise _bad(name, "a positive integer", value)
+    return value
+
+
+def _check_hands(name: str, value: object) -> int | None:
+    return None if value is None else _positive_int(name, value)
+
+
+def _check_match_bonus(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _bad(name, "a non-negative integer", value)
+    return value
+
+
+def _check_multipliers(name: str, value: object) -> Multipliers | tuple[int, ...]:
+    if isinstance(value, Multipliers):
+        return value
+    if isinstance(value, str):
+        member = _enum_member(name, Multipliers, value)
+        assert isinstance(member, Multipliers)  # noqa: S101  (narrowing only)
+        return member
+    if isinstance(value, Iterable):
+        table = tuple(value)
+        if len(table) == 6 and all(
+            isinstance(m, int) and not isinstance(m, bool) and m > 0 for m in table
+        ):
+            return table
+    raise _bad(
+        name,
+        "a Multipliers member or six positive integers for (♥, ♦, ♠, ♣, OBENABE, UNDENUFE)",
+        value,
+    )
+
+
+def _check_contracts(name: str, value: object) -> frozenset[Contract]:
+    if isinstance(value, frozenset) and value and all(isinstance(c, Contract) for c in value):
+        return value
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise _bad(name, "a non-empty collection of contracts", value)
+    contracts = frozenset(Contract.parse(c) for c in value)
+    if not contracts:
+        raise _bad(name, "a non-empty collection of contracts", value)
+    return contracts
+
+
+def _check_marker(name: str, value: object) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    raise _bad(name, "a card, such as '7D'", value)
+
+
+_CHECKS: Final = {
+    "multipliers": _check_multipliers,
+    "target": _positive_int,
+    "hands": _check_hands,
+    "contracts": _check_contracts,
+    "first_hand_marker": _check_marker,
+    "match_bonus": _check_match_bonus,
+}
+_DEFAULTS: Final[dict[str, object]] = {
+    f.name: (f.default.factory() if isinstance(f.default, attrs.Factory) else f.default)  # type: ignore[misc]
+    for f in attrs.fields(RuleSet)
+    if f.init
+}

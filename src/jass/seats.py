@@ -1,0 +1,102 @@
+"""Seats and teams.
+
+Seats are numbered 0-3 in playing order: play goes 0 -> 1 -> 2 -> 3 -> 0 (anticlockwise at
+the table, RULES.md §3). Partners sit opposite, so ``Team(0)`` is seats 0 and 2 and
+``Team(1)`` is seats 1 and 3.
+
+>>> Seat(3).next, Seat(1).partner, Seat(1).team, Team(0).seats
+(<Seat.S0: 0>, <Seat.S3: 3>, <Team.T1: 1>, (<Seat.S0: 0>, <Seat.S2: 2>))
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Seat", "Team"]
+
+
+class Seat(enum.IntEnum):
+    """A seat at the table, numbered in playing order.
+
+    >>> Seat(0) + 1, Seat(0).offset(5)
+    (1, <Seat.S1: 1>)
+    """
+
+    S0 = 0
+    S1 = 1
+    S2 = 2
+    S3 = 3
+
+    @property
+    def next(self) -> Seat:
+        """The seat that plays after this one (to its right).
+
+        >>> Seat(2).next
+        <Seat.S3: 3>
+        """
+        return _SEATS[(self + 1) & 3]
+
+    @property
+    def partner(self) -> Seat:
+        """The partner, sitting opposite.
+
+        >>> Seat(0).partner
+        <Seat.S2: 2>
+        """
+        return _SEATS[(self + 2) & 3]
+
+    @property
+    def team(self) -> Team:
+        """The seat's team: seats 0 and 2 form ``Team(0)``.
+
+        >>> Seat(2).team
+        <Team.T0: 0>
+        """
+        return _TEAMS[self & 1]
+
+    def offset(self, steps: int) -> Seat:
+        """The seat ``steps`` places further in playing order.
+
+        >>> Seat(3).offset(2)
+        <Seat.S1: 1>
+        """
+        return _SEATS[(self + steps) & 3]
+
+    def __str__(self) -> str:
+        return f"seat {int(self)}"
+
+
+class Team(enum.IntEnum):
+    """A partnership: ``Team(0)`` is seats 0 and 2, ``Team(1)`` is seats 1 and 3.
+
+    >>> Team(1).other, Team(1).seats
+    (<Team.T0: 0>, (<Seat.S1: 1>, <Seat.S3: 3>))
+    """
+
+    T0 = 0
+    T1 = 1
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        """The two seats of the team.
+
+        >>> Team(0).seats
+        (<Seat.S0: 0>, <Seat.S2: 2>)
+        """
+        return (_SEATS[self], _SEATS[self + 2])
+
+    @property
+    def other(self) -> Team:
+        """The opposing team.
+
+        >>> Team(0).other
+        <Team.T1: 1>
+        """
+        return _TEAMS[1 - self]
+
+    def __str__(self) -> str:
+        return f"team {int(self)}"
+
+
+_SEATS = tuple(Seat)
+_TEAMS = tuple(Team)
