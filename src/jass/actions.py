@@ -14,10 +14,9 @@ Thank(team=<Team.T0: 0>)
 
 from __future__ import annotations
 
-from typing import Final, Union
+from typing import Final, TypeAlias
 
 import attrs
-from typing_extensions import TypeAlias
 
 from jass.cards import CARDS, Card, CardSet
 from jass.contracts import Contract
@@ -133,7 +132,7 @@ class Deal:
 
 
 #: Any action value accepted by :meth:`jass.Game.apply`.
-Action: TypeAlias = Union[Play, Choose, Shove, Thank, Deal]
+Action: TypeAlias = Play | Choose | Shove | Thank | Deal
 
 #: The :class:`Play` action of each card, prebuilt for hot loops.
 PLAY_ACTIONS: Final[tuple[Play, ...]] = tuple(Play(card) for card in CARDS)

@@ -180,7 +180,9 @@ class Rank(enum.IntEnum):
 
 
 _RANK_LABELS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_RANK_WORDS: Final[dict[str, Rank]] = {label.casefold(): Rank(i) for i, label in enumerate(_RANK_LABELS)}
+_RANK_WORDS: Final[dict[str, Rank]] = {
+    label.casefold(): Rank(i) for i, label in enumerate(_RANK_LABELS)
+}
 _RANK_WORDS.update({"t": Rank.TEN, "banner": Rank.TEN, "under": Rank.JACK, "ober": Rank.QUEEN})
 _SUIT_WORDS: Final[dict[str, Suit]] = {}
 for _suit in Suit:
@@ -224,8 +226,10 @@ class Card(int):
         return CARDS[9 * suit + rank]
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Parse French notation (``JH``, ``10D``, ``TD``) or Unicode (``♥J``, ``J♥``), any case.
+    def parse(cls, text: str | Card) -> Card:
+        """Parse French notation (``JH``, ``10D``, ``TD``) or Unicode (``♥J``, ``J♥``).
+
+        Case is ignored. A :class:`Card` is returned as it is.
 
         >>> Card.parse("td"), Card.parse("♦10"), Card.parse(" qs ")
         (Card.parse('10D'), Card.parse('10D'), Card.parse('QS'))
@@ -352,9 +356,10 @@ class CardSet(int):
         for token in re.split(r"[\s,;]+", text.strip()):
             if not token:
                 continue
-            bit = 1 << Card.parse(token)
+            card = Card.parse(token)
+            bit = 1 << card
             if bits & bit:
-                raise InvalidInputError(f"card {token.upper()} appears twice in {text!r}")
+                raise InvalidInputError(f"card {card} appears twice in {text!r}")
             bits |= bit
         return int.__new__(cls, bits)
 
@@ -393,19 +398,19 @@ class CardSet(int):
     def __bool__(self) -> bool:
         return int(self) != 0
 
-    def __or__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __or__(self, other: int) -> CardSet:
         return int.__new__(CardSet, int.__or__(self, other))
 
-    def __and__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __and__(self, other: int) -> CardSet:
         return int.__new__(CardSet, int.__and__(self, other))
 
-    def __xor__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __xor__(self, other: int) -> CardSet:
         return int.__new__(CardSet, int.__xor__(self, other))
 
-    def __sub__(self, other: int) -> CardSet:  # type: ignore[override]
+    def __sub__(self, other: int) -> CardSet:
         return int.__new__(CardSet, int(self) & ~int(other))
 
-    def __invert__(self) -> CardSet:  # type: ignore[override]
+    def __invert__(self) -> CardSet:
         return int.__new__(CardSet, _FULL ^ int(self))
 
     def __str__(self) -> str:

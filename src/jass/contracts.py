@@ -33,11 +33,11 @@ class ContractKind(enum.Enum):
     UNDENUFE = "undenufe"
 
 
-_NATURAL_DOWN: Final = tuple(reversed(Rank))  # A K Q J 10 9 8 7 6
-_NATURAL_UP: Final = tuple(Rank)  # 6 7 8 9 10 J Q K A
-_TRUMP_ORDER: Final = (
-    Rank.JACK, Rank.NINE, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.TEN, Rank.EIGHT, Rank.SEVEN, Rank.SIX,
-)  # fmt: skip
+_NATURAL_DOWN: Final[tuple[Rank, ...]] = tuple(reversed(Rank))  # A K Q J 10 9 8 7 6
+_NATURAL_UP: Final[tuple[Rank, ...]] = tuple(Rank)  # 6 7 8 9 10 J Q K A
+_TRUMP_ORDER: Final[tuple[Rank, ...]] = tuple(Rank[name] for name in (
+    "JACK", "NINE", "ACE", "KING", "QUEEN", "TEN", "EIGHT", "SEVEN", "SIX"
+))  # fmt: skip
 # Card points by rank 6..A (RULES.md R2.2).
 _PLAIN_POINTS: Final = (0, 0, 0, 0, 10, 2, 3, 4, 11)
 _TRUMP_POINTS: Final = (0, 0, 0, 14, 10, 20, 3, 4, 11)
@@ -98,7 +98,7 @@ class Contract:
         self.trump_suit = trump_suit
         self.index = index
         self.name = f"TRUMP_{trump_suit.name}" if trump_suit is not None else kind.name
-        orders = []
+        orders: list[tuple[Rank, ...]] = []
         for suit in Suit:
             if suit is trump_suit:
                 orders.append(_TRUMP_ORDER)
@@ -265,7 +265,7 @@ class Contract:
 
 
 Contract._ALL = (
-    *(Contract(ContractKind.TRUMP, suit, suit) for suit in Suit),
+    *(Contract(ContractKind.TRUMP, suit, int(suit)) for suit in Suit),
     Contract(ContractKind.OBENABE, None, 4),
     Contract(ContractKind.UNDENUFE, None, 5),
 )

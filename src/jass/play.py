@@ -46,7 +46,7 @@ def legal_cards(
     CardSet.parse('6S 7S JH')
     >>> # Undertrumping is banned while the hand has other cards.
     >>> legal_cards(CardSet.parse("6H 9H 7D"), [Card.parse("AS"), Card.parse("QH")], hearts)
-    CardSet.parse('7D 9H')
+    CardSet.parse('9H 7D')
     """
     if not trick:
         return hand
@@ -131,10 +131,8 @@ def explain_illegal(
     The message names the card and the rule, in the words of the game.
 
     >>> from jass import CardSet, Contract, Suit
-    >>> hand = CardSet.parse("9H 7D")
-    >>> reason, text = explain_illegal(
-    ...     hand, [Card.parse("AD"), Card.parse("JH")], Contract.trump(Suit.HEARTS), Card.parse("9H")
-    ... )
+    >>> hand, trick = CardSet.parse("9H 7D"), [Card.parse("AD"), Card.parse("JH")]
+    >>> reason, text = explain_illegal(hand, trick, Contract.trump(Suit.HEARTS), Card.parse("9H"))
     >>> reason.name, text
     ('UNDERTRUMP', '9H is not allowed: you hold diamonds and 9H would undertrump JH')
     """

@@ -1,7 +1,7 @@
 """Scoring a hand: card points, the match bonus, counter-match and multipliers (RULES.md §8).
 
 >>> from jass import Contract, Suit, Team, rules
->>> score = score_hand(Contract.trump(Suit.CLUBS), (102, 55), (6, 3), Team(1), rules.SCHIEBER,
+>>> score = score_hand(Contract.trump(Suit.CLUBS), (55, 102), (3, 6), Team(1), rules.SCHIEBER,
 ...                    weis=(0, 50), stoeck=(0, 20))
 >>> score.totals  # the seed example: (102 + 50 + 20) x 2 against 55 x 2
 (110, 344)

@@ -140,6 +140,7 @@ class Game:
     """
 
     __slots__ = (
+        "_contract",
         "_hand",
         "_hands",
         "_history",
@@ -161,6 +162,7 @@ class Game:
     _rules: RuleSet
     _seed: int
     _hand: Hand | None
+    _contract: Contract  # a placeholder until a contract is named; read only in PLAY
     _phase: Phase
     _to_move: int
     _hands: tuple[CardSet, CardSet, CardSet, CardSet]
@@ -196,6 +198,7 @@ class Game:
         game._rules = ruleset
         game._seed = seed
         game._hand = None
+        game._contract = Contract.OBENABE
         game._phase = Phase.DEAL
         game._to_move = -1
         game._hands = (CardSet(0), CardSet(0), CardSet(0), CardSet(0))
@@ -216,6 +219,7 @@ class Game:
         new._rules = self._rules
         new._seed = self._seed
         new._hand = self._hand
+        new._contract = self._contract
         new._phase = self._phase
         new._to_move = self._to_move
         new._hands = self._hands
@@ -435,7 +439,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = legal_cards(
-                self._hands[self._to_move], self._trick, self._hand.contract, self._rules  # type: ignore[union-attr]
+                self._hands[self._to_move], self._trick, self._contract, self._rules
             )
             self._legal = legal  # a cache: invisible to equality and to users
         return legal
@@ -527,7 +531,7 @@ class Game:
         >>> Game.new(seed=1).deal().shove().shove()
         Traceback (most recent call last):
         ...
-        jass.errors.IllegalActionError: cannot shove: the choice was already shoved and allow_shove_back is off
+        jass.errors.IllegalActionError: cannot shove: the choice was already shoved and ...
         """
         action = Shove()
         if self._phase is not Phase.CHOOSE:
@@ -554,7 +558,7 @@ class Game:
         >>> Game.new(jass.rules.BEGINNER, seed=1).deal().choose("obenabe")
         Traceback (most recent call last):
         ...
-        jass.errors.IllegalActionError: OBENABE is not allowed by this rule set; allowed: TRUMP_SPADES, TRUMP_HEARTS, TRUMP_DIAMONDS, TRUMP_CLUBS
+        jass.errors.IllegalActionError: OBENABE is not allowed by this rule set; allowed: ...
         """
         contract = Contract.parse(contract)
         action = Choose(contract)
@@ -573,6 +577,7 @@ class Game:
         game._hand = attrs.evolve(hand, contract=contract, chooser=_SEATS[self._to_move])
         game._phase = Phase.PLAY
         game._to_move = game._leader = (hand.dealer + 1) & 3
+        game._contract = contract
         game._table = contract.card_points(old_undenufe=self._rules.old_undenufe)
         game._history = (self._history, action)
         return game
@@ -595,9 +600,9 @@ class Game:
         hand = self._hands[seat]
         legal = self._legal
         if legal is None:
-            legal = legal_cards(hand, self._trick, self._hand.contract, self._rules)  # type: ignore[union-attr]
+            legal = legal_cards(hand, self._trick, self._contract, self._rules)
         if not (legal >> card) & 1:
-            self._refuse_card(card)  # type: ignore[arg-type]
+            self._refuse_card(card)
         game = self._copy()
         hands = list(self._hands)
         hands[seat] = _new_set(CardSet, hand ^ (1 << card))
@@ -647,7 +652,7 @@ class Game:
         )
         return game
 
-    def declare_weis(self, *weis: object) -> Game:
+    def declare_weis(self, *weis: object) -> Game:  # noqa: ARG002
         """Declare Weis by hand. Not supported yet: Weis come in a later version.
 
         >>> Game.new(seed=1).declare_weis()
@@ -721,8 +726,7 @@ class Game:
 
     def _refuse_card(self, card: Card) -> NoReturn:
         hand = self._hands[self._to_move]
-        contract = self._hand.contract  # type: ignore[union-attr]
-        explained = explain_illegal(hand, self._trick, contract, card, self._rules)
+        explained = explain_illegal(hand, self._trick, self._contract, card, self._rules)
         assert explained is not None  # noqa: S101
         reason, text = explained
         if reason is IllegalReason.NOT_IN_HAND:
@@ -732,8 +736,9 @@ class Game:
     def _finish_trick(self, game: Game, trick: tuple[Card, Card, Card, Card]) -> None:
         """Credit a complete trick to ``game`` (a fresh copy), and the hand if it was the last."""
         hand = self._hand
-        assert hand is not None and hand.contract is not None  # noqa: S101
-        winner = (self._leader + trick_winner(trick, hand.contract)) & 3
+        assert hand is not None  # noqa: S101
+        contract = self._contract
+        winner = (self._leader + trick_winner(trick, contract)) & 3
         team = winner & 1
         table = self._table
         points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
@@ -747,15 +752,18 @@ class Game:
                 if team == 0
                 else (self._points[0], self._points[1] + points)
             )
-            credit = points * self._rules.multiplier(hand.contract)
+            credit = points * self._rules.multiplier(contract)
             game._scores = (
                 (self._scores[0] + credit, self._scores[1])
                 if team == 0
                 else (self._scores[0], self._scores[1] + credit)
             )
-            if self._rules.end_mode is EndMode.AUTO and self._rules.hands is None:
-                if game._scores[team] >= self._rules.target:
-                    game._end(_TEAMS[team], EndReason.TARGET_REACHED)
+            if (
+                self._rules.end_mode is EndMode.AUTO
+                and self._rules.hands is None
+                and game._scores[team] >= self._rules.target
+            ):
+                game._end(_TEAMS[team], EndReason.TARGET_REACHED)
             return
         points += 5
         card_points = (
@@ -764,7 +772,7 @@ class Game:
             else (self._points[0], self._points[1] + points)
         )
         game._points = card_points
-        score = score_hand(hand.contract, card_points, tricks, hand.declaring_team, self._rules)
+        score = score_hand(contract, card_points, tricks, hand.declaring_team, self._rules)
         game._results = (*self._results, score)
         before = hand.scores_before
         game._scores = (before[0] + score.totals[0], before[1] + score.totals[1])
@@ -784,9 +792,12 @@ class Game:
         if rules.end_mode is EndMode.AUTO:
             if scores[last_trick_team] >= rules.target:
                 self._end(last_trick_team, EndReason.TARGET_REACHED)
-        elif rules.end_mode is EndMode.END_OF_HAND and max(scores) >= rules.target:
-            if scores[0] != scores[1]:
-                self._end(_TEAMS[scores[1] > scores[0]], EndReason.END_OF_HAND_TARGET)
+        elif (
+            rules.end_mode is EndMode.END_OF_HAND
+            and max(scores) >= rules.target
+            and scores[0] != scores[1]
+        ):
+            self._end(_TEAMS[scores[1] > scores[0]], EndReason.END_OF_HAND_TARGET)
 
     def _end(self, winner: Team | None, reason: EndReason) -> None:
         """Mark this fresh copy as finished."""
@@ -851,7 +862,10 @@ def _rng(seed: int, purpose: str) -> random.Random:
     return random.Random(f"jass/{seed}/{purpose}")
 
 
-def _seeded_deal(seed: int, number: int, forehand: int) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+_Deal = tuple[CardSet, CardSet, CardSet, CardSet]
+
+
+def _seeded_deal(seed: int, number: int, forehand: int) -> _Deal:
     deck = list(range(36))
     _rng(seed, f"deal/{number}").shuffle(deck)
     bits = [0, 0, 0, 0]

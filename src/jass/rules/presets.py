@@ -75,7 +75,7 @@ def find_ruleset(name: str) -> RuleSet:
     >>> find_ruleset("bridge")
     Traceback (most recent call last):
     ...
-    jass.errors.InvalidInputError: unknown rule set 'bridge'; presets: SCHIEBER, SCHIEBER_1000, TRADITIONAL, BEGINNER, TOURNAMENT_12
+    jass.errors.InvalidInputError: unknown rule set 'bridge'; presets: SCHIEBER, SCHIEBER_1000, ...
     """
     key = str(name).strip().upper().replace("-", "_").replace(" ", "_")
     try:

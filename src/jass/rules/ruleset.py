@@ -155,7 +155,8 @@ class RuleSet:
         """The multiplier of ``contract`` under this rule set (RULES.md R8.5).
 
         >>> from jass import Suit
-        >>> RuleSet().multiplier(Contract.trump(Suit.CLUBS)), RuleSet().multiplier(Contract.UNDENUFE)
+        >>> rs = RuleSet()
+        >>> rs.multiplier(Contract.trump(Suit.CLUBS)), rs.multiplier(Contract.UNDENUFE)
         (2, 3)
         """
         return self._multiplier_by_contract[contract.index]
@@ -179,14 +180,16 @@ def _bad(name: str, expected: str, value: object) -> InvalidInputError:
 
 def _normalise(name: str, value: object) -> object:
     """Return ``value`` in its canonical form for option ``name``, or raise."""
+    check = _CHECKS.get(name)
+    if check is not None:
+        return check(name, value)
     default = _DEFAULTS[name]
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise _bad(name, "True or False", value)
         return value
-    if isinstance(default, enum.Enum) and name != "multipliers":
-        return _enum_member(name, type(default), value)
-    return _CHECKS[name](name, value)
+    assert isinstance(default, enum.Enum)  # noqa: S101  (every other option has a check)
+    return _enum_member(name, type(default), value)
 
 
 def _enum_member(name: str, enum_type: type[enum.Enum], value: object) -> enum.Enum:
@@ -263,8 +266,5 @@ _CHECKS: Final = {
     "first_hand_marker": _check_marker,
     "match_bonus": _check_match_bonus,
 }
-_DEFAULTS: Final[dict[str, object]] = {
-    f.name: (f.default.factory() if isinstance(f.default, attrs.Factory) else f.default)  # type: ignore[misc]
-    for f in attrs.fields(RuleSet)
-    if f.init
-}
+# Declared defaults; the one factory default (first_hand_marker) has a check in _CHECKS.
+_DEFAULTS: Final[dict[str, object]] = {f.name: f.default for f in attrs.fields(RuleSet) if f.init}
