@@ -1,4 +1,4 @@
-"""The immutable game state machine: :class:`Game`, :class:`Hand` and :class:`Phase`.
+"""The immutable game state machine: :class:`Game`, :class:`Hand`, :class:`Trick`, :class:`Phase`.
 
 Every transition returns a new :class:`Game`; a state never changes, so it can be kept as a
 search node, shared between threads, or used as a dict key. Illegal actions raise
@@ -26,6 +26,7 @@ import attrs
 from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, Play, Shove, Thank
 from jass.cards import CARDS, Card, CardSet
 from jass.contracts import Contract
+from jass.dealing import DealtHands, check_deal, draw_for_dealer, seeded_deal
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, NotSupportedError
 from jass.play import explain_illegal, legal_cards, trick_winner
 from jass.rules import SCHIEBER, DealerRotation, EndMode, FirstHandRule, RuleSet
@@ -37,7 +38,7 @@ __all__ = ["Game", "Hand", "Phase", "Trick"]
 _new_set: Final = int.__new__
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
-_FULL_DECK: Final = (1 << 36) - 1
+_EMPTY: Final = CardSet(0)
 
 
 class Phase(enum.Enum):
@@ -51,6 +52,9 @@ class Phase(enum.Enum):
     CHOOSE = "choose"  # the forehand, or after a shove the partner, names a contract
     PLAY = "play"
     OVER = "over"
+
+
+_PLAY: Final = Phase.PLAY
 
 
 @attrs.frozen
@@ -73,7 +77,7 @@ class Hand:
 
     number: int
     dealer: Seat
-    dealt: tuple[CardSet, CardSet, CardSet, CardSet]
+    dealt: DealtHands
     contract: Contract | None = None
     chooser: Seat | None = None
     shoves: int = 0
@@ -83,7 +87,8 @@ class Hand:
     def forehand(self) -> Seat:
         """The seat to the dealer's right, who chooses first and leads trick 1.
 
-        >>> Game.new(seed=3).deal().hand.forehand in tuple(Seat)
+        >>> h = Game.new(seed=3).deal().hand
+        >>> h.forehand == h.dealer.next
         True
         """
         return _SEATS[(self.dealer + 1) & 3]
@@ -124,6 +129,36 @@ class Trick:
     points: int
 
 
+class _Context:
+    """The part of a state that changes at most a few times per hand, shared between states."""
+
+    __slots__ = ("contract", "hand", "outcome", "results", "rules", "seed", "table")
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int,
+        hand: Hand | None,
+        results: tuple[HandScore, ...],
+        outcome: GameResult | None,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.hand = hand
+        self.results = results
+        self.outcome = outcome
+        contract = hand.contract if hand is not None else None
+        # A placeholder contract before one is named: read only in the PLAY phase.
+        self.contract = contract if contract is not None else Contract.OBENABE
+        self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
+
+    def with_hand(self, hand: Hand) -> _Context:
+        return _Context(self.rules, self.seed, hand, self.results, self.outcome)
+
+    def key(self) -> tuple[object, ...]:
+        return (self.rules, self.seed, self.hand, self.results, self.outcome)
+
+
 class Game:
     """An immutable Schieber game: construct it with :meth:`new`, then apply actions.
 
@@ -140,41 +175,29 @@ class Game:
     """
 
     __slots__ = (
-        "_contract",
-        "_hand",
+        "_ctx",
         "_hands",
         "_history",
         "_leader",
         "_legal",
-        "_outcome",
         "_phase",
         "_points",
-        "_results",
-        "_rules",
         "_scores",
-        "_seed",
-        "_table",
         "_to_move",
         "_trick",
         "_tricks",
     )
 
-    _rules: RuleSet
-    _seed: int
-    _hand: Hand | None
-    _contract: Contract  # a placeholder until a contract is named; read only in PLAY
+    _ctx: _Context
     _phase: Phase
     _to_move: int
-    _hands: tuple[CardSet, CardSet, CardSet, CardSet]
+    _hands: DealtHands
     _trick: tuple[Card, ...]
     _leader: int
     _points: tuple[int, int]
     _tricks: tuple[int, int]
     _scores: tuple[int, int]
     _history: tuple[Any, Action] | None
-    _results: tuple[HandScore, ...]
-    _outcome: GameResult | None
-    _table: tuple[int, ...]
     _legal: CardSet | None
 
     # --- construction -------------------------------------------------------------------
@@ -195,31 +218,22 @@ class Game:
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         game = object.__new__(cls)
-        game._rules = ruleset
-        game._seed = seed
-        game._hand = None
-        game._contract = Contract.OBENABE
+        game._ctx = _Context(ruleset, seed, None, (), None)
         game._phase = Phase.DEAL
         game._to_move = -1
-        game._hands = (CardSet(0), CardSet(0), CardSet(0), CardSet(0))
+        game._hands = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
         game._trick = ()
         game._leader = -1
         game._points = (0, 0)
         game._tricks = (0, 0)
         game._scores = (0, 0)
         game._history = None
-        game._results = ()
-        game._outcome = None
-        game._table = ()
         game._legal = None
         return game
 
     def _copy(self) -> Game:
         new = object.__new__(Game)
-        new._rules = self._rules
-        new._seed = self._seed
-        new._hand = self._hand
-        new._contract = self._contract
+        new._ctx = self._ctx
         new._phase = self._phase
         new._to_move = self._to_move
         new._hands = self._hands
@@ -229,9 +243,6 @@ class Game:
         new._tricks = self._tricks
         new._scores = self._scores
         new._history = self._history
-        new._results = self._results
-        new._outcome = self._outcome
-        new._table = self._table
         new._legal = None
         return new
 
@@ -244,7 +255,7 @@ class Game:
         >>> Game.new(seed=1).ruleset.target
         2500
         """
-        return self._rules
+        return self._ctx.rules
 
     @property
     def seed(self) -> int:
@@ -253,7 +264,7 @@ class Game:
         >>> Game.new(seed=42).seed
         42
         """
-        return self._seed
+        return self._ctx.seed
 
     @property
     def phase(self) -> Phase:
@@ -281,7 +292,7 @@ class Game:
         >>> Game.new(seed=1).hand is None
         True
         """
-        return self._hand
+        return self._ctx.hand
 
     @property
     def contract(self) -> Contract | None:
@@ -290,10 +301,11 @@ class Game:
         >>> Game.new(seed=1).deal().choose("obenabe").contract
         Contract.OBENABE
         """
-        return self._hand.contract if self._hand is not None else None
+        hand = self._ctx.hand
+        return hand.contract if hand is not None else None
 
     @property
-    def hands(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    def hands(self) -> DealtHands:
         """The cards each seat still holds, by seat (perfect information).
 
         >>> [len(h) for h in Game.new(seed=1).deal().hands]
@@ -355,7 +367,7 @@ class Game:
         >>> Game.new(seed=1).hand_results
         ()
         """
-        return self._results
+        return self._ctx.results
 
     @property
     def result(self) -> GameResult | None:
@@ -364,7 +376,7 @@ class Game:
         >>> Game.new(seed=1).result is None
         True
         """
-        return self._outcome
+        return self._ctx.outcome
 
     @property
     def is_over(self) -> bool:
@@ -373,7 +385,7 @@ class Game:
         >>> Game.new(seed=1).is_over
         False
         """
-        return self._outcome is not None
+        return self._ctx.outcome is not None
 
     @property
     def winner(self) -> Team | None:
@@ -382,7 +394,8 @@ class Game:
         >>> Game.new(seed=1).winner is None
         True
         """
-        return self._outcome.winner if self._outcome is not None else None
+        outcome = self._ctx.outcome
+        return outcome.winner if outcome is not None else None
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -407,11 +420,13 @@ class Game:
         >>> Game.new(seed=1).deal().tricks
         ()
         """
-        hand = self._hand
+        hand = self._ctx.hand
         if hand is None or hand.contract is None:
             return ()
         plays: list[Card] = []
-        for action in reversed(self.history):
+        node = self._history
+        while node is not None:
+            node, action = node
             if isinstance(action, Deal):
                 break
             if isinstance(action, Play):
@@ -419,10 +434,11 @@ class Game:
         plays.reverse()
         tricks = []
         leader = hand.forehand
+        table = self._ctx.table
         for start in range(0, len(plays) - len(plays) % 4, 4):
             cards = (plays[start], plays[start + 1], plays[start + 2], plays[start + 3])
             winner = leader.offset(trick_winner(cards, hand.contract))
-            points = sum(self._table[c] for c in cards) + (5 if start == 32 else 0)
+            points = sum(table[c] for c in cards) + (5 if start == 32 else 0)
             tricks.append(Trick(leader, cards, winner, points))
             leader = winner
         return tuple(tricks)
@@ -434,13 +450,12 @@ class Game:
         >>> g.legal_moves() == g.hands[g.to_move]
         True
         """
-        if self._phase is not Phase.PLAY:
-            return CardSet(0)
+        if self._phase is not _PLAY:
+            return _EMPTY
         legal = self._legal
         if legal is None:
-            legal = legal_cards(
-                self._hands[self._to_move], self._trick, self._contract, self._rules
-            )
+            ctx = self._ctx
+            legal = legal_cards(self._hands[self._to_move], self._trick, ctx.contract, ctx.rules)
             self._legal = legal  # a cache: invisible to equality and to users
         return legal
 
@@ -455,13 +470,12 @@ class Game:
         [36, 37, 38, 39, 40, 41, 43]
         """
         phase = self._phase
-        actions: list[Play | Choose | Shove | Thank] = []
-        if phase is Phase.PLAY:
+        actions: list[Play | Choose | Shove | Thank]
+        if phase is _PLAY:
             actions = [PLAY_ACTIONS[c] for c in self.legal_moves()]
         elif phase is Phase.CHOOSE:
-            actions = [
-                Choose(c) for c in Contract.all() if c in self._rules.contracts
-            ]
+            allowed = self._ctx.rules.contracts
+            actions = [Choose(c) for c in Contract.all() if c in allowed]
             if self._can_shove():
                 actions.append(Shove())
         else:
@@ -495,26 +509,27 @@ class Game:
         """Deal the next hand: from the seeded deck, or the four ``hands`` given by seat.
 
         The seeded deal follows RULES.md R3.5: three rounds of 3-card packets, forehand first.
+        Injected hands may be card sets or strings of card names.
 
-        >>> from jass import CardSet
-        >>> four = [CardSet(0x1FF << (9 * s)) for s in range(4)]
-        >>> g = Game.new(seed=1).deal(hands=four)
-        >>> g.hands[3] == four[3]
-        True
+        >>> g = Game.new(seed=1).deal(hands=["6S 7S 8S 9S 10S JS QS KS AS", CardSet(0x1FF << 9),
+        ...                                   CardSet(0x1FF << 18), CardSet(0x1FF << 27)])
+        >>> str(g.hands[0])
+        '6S 7S 8S 9S 10S JS QS KS AS'
         """
         if self._phase is not Phase.DEAL:
             self._refuse(None, IllegalReason.WRONG_PHASE, "deal")
-        number = len(self._results)
+        ctx = self._ctx
+        number = len(ctx.results)
         if hands is not None:
-            cards = _check_deal(hands)
+            cards = check_deal(hands)
             dealer = self._next_dealer(cards)
         else:
             dealer = self._next_dealer(None)
-            cards = _seeded_deal(self._seed, number, (dealer + 1) & 3)
+            cards = seeded_deal(ctx.seed, number, (dealer + 1) & 3)
             if dealer < 0:  # marker-card first hand: dealt as if seat 3 dealt (R3.7)
                 dealer = self._next_dealer(cards)
         game = self._copy()
-        game._hand = Hand(number, _SEATS[dealer], cards, scores_before=self._scores)
+        game._ctx = ctx.with_hand(Hand(number, _SEATS[dealer], cards, scores_before=self._scores))
         game._phase = Phase.CHOOSE
         game._to_move = (dealer + 1) & 3
         game._hands = cards
@@ -541,18 +556,18 @@ class Game:
                 action,
                 IllegalReason.SHOVE_NOT_ALLOWED,
                 "cannot shove: the choice was already shoved"
-                + ("" if self._rules.allow_shove_back else " and allow_shove_back is off"),
+                + ("" if self._ctx.rules.allow_shove_back else " and allow_shove_back is off"),
             )
-        hand = self._hand
+        hand = self._ctx.hand
         assert hand is not None  # noqa: S101
         game = self._copy()
-        game._hand = attrs.evolve(hand, shoves=hand.shoves + 1)
+        game._ctx = self._ctx.with_hand(attrs.evolve(hand, shoves=hand.shoves + 1))
         game._to_move = (self._to_move + 2) & 3
         game._history = (self._history, action)
         return game
 
     def choose(self, contract: Contract | str) -> Game:
-        """Name the contract; the forehand then leads trick 1.
+        """Name the contract (a :class:`~jass.Contract` or its name); the forehand then leads.
 
         >>> import jass
         >>> Game.new(jass.rules.BEGINNER, seed=1).deal().choose("obenabe")
@@ -564,21 +579,22 @@ class Game:
         action = Choose(contract)
         if self._phase is not Phase.CHOOSE:
             self._refuse(action, IllegalReason.WRONG_PHASE, f"choose {contract}")
-        if contract not in self._rules.contracts:
-            allowed = ", ".join(c.name for c in Contract.all() if c in self._rules.contracts)
+        rules = self._ctx.rules
+        if contract not in rules.contracts:
+            allowed = ", ".join(c.name for c in Contract.all() if c in rules.contracts)
             self._refuse(
                 action,
                 IllegalReason.CONTRACT_NOT_ALLOWED,
                 f"{contract} is not allowed by this rule set; allowed: {allowed}",
             )
-        hand = self._hand
+        hand = self._ctx.hand
         assert hand is not None  # noqa: S101
         game = self._copy()
-        game._hand = attrs.evolve(hand, contract=contract, chooser=_SEATS[self._to_move])
-        game._phase = Phase.PLAY
+        game._ctx = self._ctx.with_hand(
+            attrs.evolve(hand, contract=contract, chooser=_SEATS[self._to_move])
+        )
+        game._phase = _PLAY
         game._to_move = game._leader = (hand.dealer + 1) & 3
-        game._contract = contract
-        game._table = contract.card_points(old_undenufe=self._rules.old_undenufe)
         game._history = (self._history, action)
         return game
 
@@ -586,28 +602,44 @@ class Game:
         """Play ``card`` (a :class:`~jass.Card` or its name) for the player to move.
 
         >>> g = Game.new(seed=1).deal().choose("hearts")
-        >>> other = next(iter(g.hands[(g.to_move + 1) % 4]))
+        >>> other = g.hands[(g.to_move + 1) % 4].cards()[0]
         >>> g.play(other)
         Traceback (most recent call last):
         ...
-        jass.errors.IllegalActionError: ... is not in the hand ...
+        jass.errors.IllegalActionError: ... is not in the hand of seat ...
         """
         if card.__class__ is not Card:
             card = _as_card(card)
-        if self._phase is not Phase.PLAY:
+        if self._phase is not _PLAY:
             self._refuse(PLAY_ACTIONS[card], IllegalReason.WRONG_PHASE, f"play {card}")
         seat = self._to_move
-        hand = self._hands[seat]
+        hands = self._hands
+        hand = hands[seat]
         legal = self._legal
         if legal is None:
-            legal = legal_cards(hand, self._trick, self._contract, self._rules)
+            ctx = self._ctx
+            legal = legal_cards(hand, self._trick, ctx.contract, ctx.rules)
         if not (legal >> card) & 1:
             self._refuse_card(card)
-        game = self._copy()
-        hands = list(self._hands)
-        hands[seat] = _new_set(CardSet, hand ^ (1 << card))
-        game._hands = (hands[0], hands[1], hands[2], hands[3])
+        game = object.__new__(Game)
+        game._ctx = self._ctx
+        game._phase = _PLAY
+        left = _new_set(CardSet, (1 << card) ^ hand)
+        game._hands = (
+            (left, hands[1], hands[2], hands[3])
+            if seat == 0
+            else (hands[0], left, hands[2], hands[3])
+            if seat == 1
+            else (hands[0], hands[1], left, hands[3])
+            if seat == 2
+            else (hands[0], hands[1], hands[2], left)
+        )
         game._history = (self._history, PLAY_ACTIONS[card])
+        game._legal = None
+        game._leader = self._leader
+        game._points = self._points
+        game._tricks = self._tricks
+        game._scores = self._scores
         trick = (*self._trick, card)
         if len(trick) < 4:
             game._trick = trick
@@ -630,8 +662,9 @@ class Game:
             raise InvalidInputError(f"team must be Team(0) or Team(1), got {team!r}")
         team = _TEAMS[team]
         action = Thank(team)
-        if self._outcome is not None:
-            self._refuse(action, IllegalReason.GAME_OVER, "thank")
+        ctx = self._ctx
+        if ctx.outcome is not None:
+            self._refuse(action, IllegalReason.GAME_OVER, "cannot thank: the game is over")
         if not self._thank_allowed():
             self._refuse(
                 action,
@@ -639,11 +672,11 @@ class Game:
                 "cannot thank: "
                 + (
                     "the game has a fixed number of hands"
-                    if self._rules.hands is not None
+                    if ctx.rules.hands is not None
                     else "end_mode=END_OF_HAND decides the game at the end of a hand"
                 ),
             )
-        reached = self._scores[team] >= self._rules.target
+        reached = self._scores[team] >= ctx.rules.target
         game = self._copy()
         game._history = (self._history, action)
         game._end(
@@ -666,9 +699,7 @@ class Game:
 
     def _key(self) -> tuple[object, ...]:
         return (
-            self._rules,
-            self._seed,
-            self._hand,
+            self._ctx.key(),
             self._phase,
             self._to_move,
             self._hands,
@@ -677,8 +708,6 @@ class Game:
             self._points,
             self._tricks,
             self._scores,
-            self._results,
-            self._outcome,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -690,11 +719,12 @@ class Game:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        parts = [f"seed={self._seed}", self._phase.name]
-        if self._hand is not None:
-            parts.append(f"hand {self._hand.number}")
-            if self._hand.contract is not None:
-                parts.append(str(self._hand.contract))
+        ctx = self._ctx
+        parts = [f"seed={ctx.seed}", self._phase.name]
+        if ctx.hand is not None:
+            parts.append(f"hand {ctx.hand.number}")
+            if ctx.hand.contract is not None:
+                parts.append(str(ctx.hand.contract))
         if self._to_move >= 0:
             parts.append(f"seat {self._to_move} to move")
         parts.append(f"scores {self._scores[0]}:{self._scores[1]}")
@@ -703,21 +733,21 @@ class Game:
     # --- internals ----------------------------------------------------------------------
 
     def _can_shove(self) -> bool:
-        hand = self._hand
+        hand = self._ctx.hand
         assert hand is not None  # noqa: S101
-        return hand.shoves == 0 or (hand.shoves == 1 and self._rules.allow_shove_back)
+        return hand.shoves == 0 or (hand.shoves == 1 and self._ctx.rules.allow_shove_back)
 
     def _thank_allowed(self) -> bool:
-        rules = self._rules
+        ctx = self._ctx
         return (
-            self._outcome is None
-            and rules.hands is None
-            and rules.end_mode is not EndMode.END_OF_HAND
+            ctx.outcome is None
+            and ctx.rules.hands is None
+            and ctx.rules.end_mode is not EndMode.END_OF_HAND
         )
 
     def _refuse(self, action: object, reason: IllegalReason, what: str) -> NoReturn:
         if reason is IllegalReason.WRONG_PHASE:
-            if self._outcome is not None:
+            if self._ctx.outcome is not None:
                 reason = IllegalReason.GAME_OVER
                 what = f"cannot {what}: the game is over"
             else:
@@ -726,7 +756,8 @@ class Game:
 
     def _refuse_card(self, card: Card) -> NoReturn:
         hand = self._hands[self._to_move]
-        explained = explain_illegal(hand, self._trick, self._contract, card, self._rules)
+        ctx = self._ctx
+        explained = explain_illegal(hand, self._trick, ctx.contract, card, ctx.rules)
         assert explained is not None  # noqa: S101
         reason, text = explained
         if reason is IllegalReason.NOT_IN_HAND:
@@ -735,12 +766,12 @@ class Game:
 
     def _finish_trick(self, game: Game, trick: tuple[Card, Card, Card, Card]) -> None:
         """Credit a complete trick to ``game`` (a fresh copy), and the hand if it was the last."""
-        hand = self._hand
-        assert hand is not None  # noqa: S101
-        contract = self._contract
+        ctx = self._ctx
+        contract = ctx.contract
+        rules = ctx.rules
         winner = (self._leader + trick_winner(trick, contract)) & 3
         team = winner & 1
-        table = self._table
+        table = ctx.table
         points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
         tricks = (self._tricks[0] + 1 - team, self._tricks[1] + team)
         game._trick = ()
@@ -752,16 +783,16 @@ class Game:
                 if team == 0
                 else (self._points[0], self._points[1] + points)
             )
-            credit = points * self._rules.multiplier(contract)
+            credit = points * rules.multiplier(contract)
             game._scores = (
                 (self._scores[0] + credit, self._scores[1])
                 if team == 0
                 else (self._scores[0], self._scores[1] + credit)
             )
             if (
-                self._rules.end_mode is EndMode.AUTO
-                and self._rules.hands is None
-                and game._scores[team] >= self._rules.target
+                rules.end_mode is EndMode.AUTO
+                and rules.hands is None
+                and game._scores[team] >= rules.target
             ):
                 game._end(_TEAMS[team], EndReason.TARGET_REACHED)
             return
@@ -771,21 +802,24 @@ class Game:
             if team == 0
             else (self._points[0], self._points[1] + points)
         )
-        game._points = card_points
-        score = score_hand(contract, card_points, tricks, hand.declaring_team, self._rules)
-        game._results = (*self._results, score)
+        hand = ctx.hand
+        assert hand is not None  # noqa: S101
+        score = score_hand(contract, card_points, tricks, hand.declaring_team, rules)
         before = hand.scores_before
+        game._points = card_points
         game._scores = (before[0] + score.totals[0], before[1] + score.totals[1])
+        game._ctx = _Context(rules, ctx.seed, hand, (*ctx.results, score), None)
         game._phase = Phase.DEAL
         game._to_move = -1
         game._leader = -1
         game._end_of_hand(_TEAMS[team])
 
     def _end_of_hand(self, last_trick_team: Team) -> None:
-        rules = self._rules
+        """Decide, on this fresh copy, whether the hand just scored ends the game."""
+        rules = self._ctx.rules
         scores = self._scores
         if rules.hands is not None:
-            if len(self._results) >= rules.hands:
+            if len(self._ctx.results) >= rules.hands:
                 winner = None if scores[0] == scores[1] else _TEAMS[scores[1] > scores[0]]
                 self._end(winner, EndReason.HAND_LIMIT)
             return
@@ -801,28 +835,30 @@ class Game:
 
     def _end(self, winner: Team | None, reason: EndReason) -> None:
         """Mark this fresh copy as finished."""
-        self._outcome = GameResult(winner, reason, self._scores, len(self._results) + (
-            1 if self._phase is not Phase.DEAL else 0
-        ))
+        ctx = self._ctx
+        started = len(ctx.results) + (0 if self._phase is Phase.DEAL else 1)
+        outcome = GameResult(winner, reason, self._scores, started)
+        self._ctx = _Context(ctx.rules, ctx.seed, ctx.hand, ctx.results, outcome)
         self._phase = Phase.OVER
         self._to_move = -1
 
-    def _next_dealer(self, dealt: tuple[CardSet, ...] | None) -> int:
+    def _next_dealer(self, dealt: DealtHands | None) -> int:
         """The dealer of the next hand; -1 if it depends on a deal not yet made."""
-        rules = self._rules
-        if not self._results:
+        ctx = self._ctx
+        rules = ctx.rules
+        if not ctx.results:
             hand_rule = rules.first_hand_rule
             if hand_rule is FirstHandRule.MARKER_CARD:
                 if dealt is None:
                     return -1
                 holder = next(s for s in range(4) if (dealt[s] >> rules.first_hand_marker) & 1)
                 return (holder - 1) & 3
-            return _draw_for_dealer(self._seed, lowest=hand_rule is FirstHandRule.DRAW_LOWEST_DEALS)
-        last = self._hand
+            return draw_for_dealer(ctx.seed, lowest=hand_rule is FirstHandRule.DRAW_LOWEST_DEALS)
+        last = ctx.hand
         assert last is not None  # noqa: S101
         dealer = int(last.dealer)
         if rules.dealer_rotation is DealerRotation.WINNER_DEALS:
-            totals = self._results[-1].totals
+            totals = ctx.results[-1].totals
             if totals[0] != totals[1]:
                 best = 1 if totals[1] > totals[0] else 0
                 return next(s for s in ((dealer + k) & 3 for k in (1, 2)) if s & 1 == best)
@@ -835,62 +871,3 @@ def _as_card(card: object) -> Card:
     if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 36:
         return CARDS[card]
     raise InvalidInputError(f"{card!r} is not a card")
-
-
-def _check_deal(hands: Any) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """Validate an injected deal: four disjoint hands of nine cards covering the deck."""
-    try:
-        parsed = [CardSet.parse(h) if isinstance(h, str) else CardSet(h) for h in hands]
-    except TypeError:
-        raise InvalidInputError(f"a deal is four hands of nine cards, got {hands!r}") from None
-    if len(parsed) != 4:
-        raise InvalidInputError(f"a deal has four hands, got {len(parsed)}")
-    seen = 0
-    for seat, cards in enumerate(parsed):
-        if len(cards) != 9:
-            raise InvalidInputError(f"hand {seat} of the deal has {len(cards)} cards, not 9")
-        if seen & cards:
-            raise InvalidInputError(
-                f"hand {seat} of the deal repeats {CardSet(seen & cards)} from an earlier hand"
-            )
-        seen |= cards
-    return (parsed[0], parsed[1], parsed[2], parsed[3])
-
-
-def _rng(seed: int, purpose: str) -> random.Random:
-    # String seeds hash with SHA-512: stable across runs, platforms and Python versions.
-    return random.Random(f"jass/{seed}/{purpose}")
-
-
-_Deal = tuple[CardSet, CardSet, CardSet, CardSet]
-
-
-def _seeded_deal(seed: int, number: int, forehand: int) -> _Deal:
-    deck = list(range(36))
-    _rng(seed, f"deal/{number}").shuffle(deck)
-    bits = [0, 0, 0, 0]
-    for packet in range(12):  # packet p = 4r + k goes to forehand + k (R3.5)
-        seat = (forehand + packet) & 3
-        for card in deck[3 * packet : 3 * packet + 3]:
-            bits[seat] |= 1 << card
-    return (
-        _new_set(CardSet, bits[0]),
-        _new_set(CardSet, bits[1]),
-        _new_set(CardSet, bits[2]),
-        _new_set(CardSet, bits[3]),
-    )
-
-
-def _draw_for_dealer(seed: int, *, lowest: bool) -> int:
-    """Draw for the first deal (R3.7): lowest (or highest) natural rank deals; ties redraw."""
-    rng = _rng(seed, "draw")
-    deck: list[int] = []
-    seats = [0, 1, 2, 3]
-    while len(seats) > 1:
-        if len(deck) < len(seats):
-            deck = list(range(36))
-            rng.shuffle(deck)
-        ranks = {seat: deck.pop() % 9 for seat in seats}
-        best = min(ranks.values()) if lowest else max(ranks.values())
-        seats = [seat for seat in seats if ranks[seat] == best]
-    return seats[0]

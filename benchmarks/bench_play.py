@@ -1,0 +1,91 @@
+"""Benchmarks of card play: run ``python benchmarks/bench_play.py`` and read the table.
+
+It measures the pure rule function ``legal_cards`` on positions from real hands, and complete
+random hands through the checked, immutable public API: a new game, the seeded deal, a
+contract, then 36 times ``legal_moves()`` and ``play()`` of a random legal card, and the score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import jass
+from jass import CardSet, Contract, Game, Phase, rules
+
+
+def _positions(count: int) -> list[tuple[CardSet, tuple[jass.Card, ...], Contract]]:
+    """Positions from random play: (hand to move, trick so far, contract)."""
+    rng = random.Random(2026)
+    positions = []
+    contracts = Contract.all()
+    while len(positions) < count:
+        game = Game.new(seed=len(positions)).deal().choose(rng.choice(contracts))
+        stop = rng.randrange(36)
+        for _ in range(stop):
+            game = game.play(rng.choice(game.legal_moves().cards()))
+        assert game.to_move is not None
+        assert game.contract is not None
+        positions.append((game.hands[game.to_move], game.trick, game.contract))
+    return positions
+
+
+def bench_legal_cards(seconds: float) -> tuple[float, int]:
+    """``legal_cards`` calls per second over 2,000 positions."""
+    positions = _positions(2000)
+    ruleset = rules.SCHIEBER
+    legal_cards = jass.legal_cards
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for hand, trick, contract in positions:
+            legal_cards(hand, trick, contract, ruleset)
+        calls += len(positions)
+    return calls / (time.perf_counter() - start), calls
+
+
+def bench_random_hands(seconds: float) -> tuple[float, int]:
+    """Complete random hands per second through the immutable, checked API."""
+    rng = random.Random(7)
+    contracts = Contract.all()
+    ruleset = rules.SCHIEBER
+    hands = 0
+    total_points = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            game = Game.new(ruleset, seed=hands).deal().choose(rng.choice(contracts))
+            while game.phase is Phase.PLAY:
+                game = game.play(rng.choice(game.legal_moves().cards()))
+            total_points += sum(game.hand_results[-1].card_points)
+            hands += 1
+    assert total_points == 157 * hands, "a hand did not score 157 card points"
+    return hands / (time.perf_counter() - start), hands
+
+
+BENCHMARKS: dict[str, tuple[Callable[[float], tuple[float, int]], str, float]] = {
+    "legal_cards": (bench_legal_cards, "calls/s", 3_000_000),
+    "random hands (immutable API)": (bench_random_hands, "hands/s", 8_000),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every benchmark and print one table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per benchmark")
+    args = parser.parse_args(argv)
+    print(f"jass {jass.__version__}, Python {platform.python_version()}, {platform.machine()}")
+    print(f"{'benchmark':<32} {'rate':>14} {'unit':<8} {'target':>12} {'runs':>10}")
+    print("-" * 80)
+    for name, (function, unit, target) in BENCHMARKS.items():
+        rate, runs = function(args.seconds)
+        print(f"{name:<32} {rate:>14,.0f} {unit:<8} {target:>12,.0f} {runs:>10,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

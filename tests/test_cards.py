@@ -1,0 +1,561 @@
+"""Suits, ranks, cards and card sets (RULES.md §1)."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import jass
+from jass import CARDS, Card, CardSet, InvalidInputError, JassError, Rank, Suit, SuitPairing
+
+FULL = (1 << 36) - 1
+SUIT_LETTERS = "SHDC"
+RANK_LABELS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+#: Every card name in canonical order: suit S H D C, then rank 6..A.
+CANONICAL = [r + s for s in SUIT_LETTERS for r in RANK_LABELS]
+EVAL_NAMESPACE: dict[str, Any] = {
+    "Card": Card,
+    "CardSet": CardSet,
+    "Suit": Suit,
+    "Rank": Rank,
+    "jass": jass,
+}
+
+bitmasks = st.integers(min_value=0, max_value=FULL)
+
+
+def bits_of(mask: int) -> frozenset[int]:
+    return frozenset(i for i in range(36) if mask >> i & 1)
+
+
+# --- Suit ---------------------------------------------------------------------------------
+
+
+def test_suit_order_and_letters() -> None:
+    assert [s.name for s in Suit] == ["SPADES", "HEARTS", "DIAMONDS", "CLUBS"]
+    assert [s.letter for s in Suit] == ["S", "H", "D", "C"]
+    assert [str(s) for s in Suit] == ["S", "H", "D", "C"]
+    assert [s.symbol for s in Suit] == ["♠", "♥", "♦", "♣"]
+
+
+def test_suit_german_names() -> None:
+    # RULES.md R1.3: Herz ♥, Ecken/Karo ♦, Schaufel/Pik ♠, Kreuz ♣.
+    assert Suit.HEARTS.german_name == "Herz"
+    assert Suit.DIAMONDS.german_name == "Ecken"
+    assert Suit.SPADES.german_name == "Schaufel"
+    assert Suit.CLUBS.german_name == "Kreuz"
+
+
+@pytest.mark.parametrize(
+    ("text", "suit"),
+    [
+        ("S", Suit.SPADES),
+        ("h", Suit.HEARTS),
+        (" D ", Suit.DIAMONDS),
+        ("c", Suit.CLUBS),
+        ("♠", Suit.SPADES),
+        ("♥", Suit.HEARTS),
+        ("♦", Suit.DIAMONDS),
+        ("♣", Suit.CLUBS),
+        ("♤", Suit.SPADES),
+        ("♡", Suit.HEARTS),
+        ("♢", Suit.DIAMONDS),
+        ("♧", Suit.CLUBS),
+        ("spades", Suit.SPADES),
+        ("Spade", Suit.SPADES),
+        ("HEARTS", Suit.HEARTS),
+        ("heart", Suit.HEARTS),
+        ("Diamonds", Suit.DIAMONDS),
+        ("diamond", Suit.DIAMONDS),
+        ("clubs", Suit.CLUBS),
+        ("Club", Suit.CLUBS),
+        ("Schaufel", Suit.SPADES),
+        ("pik", Suit.SPADES),
+        ("Herz", Suit.HEARTS),
+        ("Ecken", Suit.DIAMONDS),
+        ("Karo", Suit.DIAMONDS),
+        ("kreuz", Suit.CLUBS),
+        # Swiss names are read under the default SWISSLOS pairing (R1.4).
+        ("Rosen", Suit.HEARTS),
+        ("EICHELN", Suit.DIAMONDS),
+        ("schilten", Suit.SPADES),
+        ("Schellen", Suit.CLUBS),
+    ],
+)
+def test_suit_parse(text: str, suit: Suit) -> None:
+    assert Suit.parse(text) is suit
+
+
+@pytest.mark.parametrize("text", ["", "X", "hearts!", "Rosenkranz", "10", "J"])
+def test_suit_parse_rejects(text: str) -> None:
+    with pytest.raises(InvalidInputError, match="suit") as info:
+        Suit.parse(text)
+    assert repr(text) in str(info.value)
+
+
+# RULES.md R1.4, written out by hand: (♥, ♦, ♠, ♣).
+SWISS_TABLE = {
+    SuitPairing.SWISSLOS: ("Rosen", "Eicheln", "Schilten", "Schellen"),
+    SuitPairing.WIKIPEDIA: ("Rosen", "Schellen", "Schilten", "Eicheln"),
+    SuitPairing.PARLETT: ("Schilten", "Schellen", "Rosen", "Eicheln"),
+}
+TABLE_SUITS = (Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS)
+
+
+def test_suit_pairings_are_the_three_of_r1_4() -> None:
+    assert {p.name for p in SuitPairing} == {"SWISSLOS", "WIKIPEDIA", "PARLETT"}
+
+
+@pytest.mark.parametrize("pairing", list(SuitPairing))
+def test_swiss_suit_names_per_pairing(pairing: SuitPairing) -> None:
+    expected = SWISS_TABLE[pairing]
+    for suit, name in zip(TABLE_SUITS, expected):
+        assert suit.swiss_name(pairing) == name
+        assert pairing.swiss_names[suit] == name
+    # every pairing is a bijection onto the four Swiss suits
+    assert sorted(expected) == ["Eicheln", "Rosen", "Schellen", "Schilten"]
+
+
+def test_swiss_suit_names_default_to_swisslos() -> None:
+    for suit, name in zip(TABLE_SUITS, SWISS_TABLE[SuitPairing.SWISSLOS]):
+        assert suit.swiss_name() == name
+        assert suit.swiss_name(None) == name
+
+
+# --- Rank ---------------------------------------------------------------------------------
+
+
+def test_rank_natural_order() -> None:
+    assert [r.label for r in Rank] == list(RANK_LABELS)
+    assert [str(r) for r in Rank] == list(RANK_LABELS)
+    assert Rank.SIX < Rank.TEN < Rank.JACK < Rank.ACE
+    assert len(Rank) == 9
+
+
+@pytest.mark.parametrize(
+    ("rank", "swiss"),
+    [
+        (Rank.SIX, "6"),
+        (Rank.SEVEN, "7"),
+        (Rank.EIGHT, "8"),
+        (Rank.NINE, "9"),
+        (Rank.TEN, "Banner"),
+        (Rank.JACK, "Under"),
+        (Rank.QUEEN, "Ober"),
+        (Rank.KING, "König"),
+        (Rank.ACE, "Ass"),
+    ],
+)
+def test_rank_swiss_names(rank: Rank, swiss: str) -> None:
+    assert rank.swiss_name == swiss
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [
+        ("6", Rank.SIX),
+        ("9", Rank.NINE),
+        ("10", Rank.TEN),
+        ("T", Rank.TEN),
+        ("t", Rank.TEN),
+        ("j", Rank.JACK),
+        ("Q", Rank.QUEEN),
+        ("k", Rank.KING),
+        (" A ", Rank.ACE),
+        ("Banner", Rank.TEN),
+        ("under", Rank.JACK),
+        ("OBER", Rank.QUEEN),
+    ],
+)
+def test_rank_parse(text: str, rank: Rank) -> None:
+    assert Rank.parse(text) is rank
+
+
+@pytest.mark.parametrize("text", ["", "1", "5", "11", "B", "Z"])
+def test_rank_parse_rejects(text: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Rank.parse(text)
+    assert repr(text) in str(info.value)
+
+
+# --- Card ---------------------------------------------------------------------------------
+
+
+def test_thirty_six_cards() -> None:
+    assert len(CARDS) == 36
+    assert [str(c) for c in CARDS] == CANONICAL
+    assert [int(c) for c in CARDS] == list(range(36))
+    assert all(isinstance(c, Card) for c in CARDS)
+
+
+@pytest.mark.parametrize("name", CANONICAL)
+def test_every_card_round_trips(name: str) -> None:
+    card = Card.parse(name)
+    assert str(card) == name
+    assert Card.parse(str(card)) == card
+    assert Card.parse(name.lower()) == card
+    assert Card.parse(card.symbol) == card
+    assert card.suit.letter == name[-1]
+    assert card.rank.label == name[:-1]
+    assert Card.of(card.suit, card.rank) == card
+    assert Card(int(card)) == card
+    assert int(card) == 9 * card.suit + card.rank
+    assert eval(repr(card), EVAL_NAMESPACE) == card  # noqa: S307
+    assert pickle.loads(pickle.dumps(card)) == card  # noqa: S301
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("JH", "JH"),
+        ("jh", "JH"),
+        ("jH", "JH"),
+        ("10D", "10D"),
+        ("10d", "10D"),
+        ("TD", "10D"),
+        ("td", "10D"),
+        ("  qs\t", "QS"),
+        ("\nAC\n", "AC"),
+        ("6s", "6S"),
+        ("♥J", "JH"),
+        ("J♥", "JH"),
+        ("♦10", "10D"),
+        ("10♦", "10D"),
+        ("♠A", "AS"),
+        ("♣6", "6C"),
+        ("♥j", "JH"),
+        ("♡J", "JH"),
+        ("J♡", "JH"),
+        ("♢T", "10D"),
+        ("♤Q", "QS"),
+        ("K♧", "KC"),
+    ],
+)
+def test_card_parse_spellings(text: str, expected: str) -> None:
+    card = Card.parse(text)
+    assert isinstance(card, Card)
+    assert str(card) == expected
+
+
+def test_card_parse_returns_card_unchanged() -> None:
+    card = Card.parse("JH")
+    assert Card.parse(card) is card
+
+
+@pytest.mark.parametrize(
+    "text", ["1H", "JX", "", "   ", "11H", "0H", "5H", "H", "J", "JHH", "10", "J H", "HJ", "AS,"]
+)
+def test_card_parse_rejects(text: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Card.parse(text)
+    assert repr(text) in str(info.value)
+    assert isinstance(info.value, ValueError)
+    assert isinstance(info.value, JassError)
+
+
+@pytest.mark.parametrize("bad", [None, 14, 3.5, b"JH"])
+def test_card_parse_rejects_non_strings(bad: Any) -> None:
+    with pytest.raises(InvalidInputError):
+        Card.parse(bad)
+
+
+@pytest.mark.parametrize("index", [36, -1, 100])
+def test_card_index_out_of_range(index: int) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Card(index)
+    assert str(index) in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_card_properties() -> None:
+    card = Card.of(Suit.HEARTS, Rank.JACK)
+    assert card == Card.parse("JH")
+    assert int(card) == 14
+    assert card.suit is Suit.HEARTS
+    assert card.rank is Rank.JACK
+    assert card.symbol == "♥J"
+    assert Card.parse("10S").symbol == "♠10"
+    assert int(Card.parse("6S")) == 0
+    assert int(Card.parse("AC")) == 35
+
+
+def test_card_repr_and_format() -> None:
+    card = Card.parse("10D")
+    assert repr(card) == "Card.parse('10D')"
+    assert f"{card}" == "10D"
+    assert f"{card:>4}" == " 10D"
+    assert eval(repr(card), EVAL_NAMESPACE) == card  # noqa: S307
+
+
+@pytest.mark.parametrize(
+    ("name", "pairing", "swiss"),
+    [
+        ("JH", None, "Rosen Under"),
+        ("AS", SuitPairing.SWISSLOS, "Schilten Ass"),
+        ("10D", SuitPairing.SWISSLOS, "Eicheln Banner"),
+        ("QC", SuitPairing.SWISSLOS, "Schellen Ober"),
+        ("KH", SuitPairing.WIKIPEDIA, "Rosen König"),
+        ("10D", SuitPairing.WIKIPEDIA, "Schellen Banner"),
+        ("10C", SuitPairing.WIKIPEDIA, "Eicheln Banner"),
+        ("6S", SuitPairing.WIKIPEDIA, "Schilten 6"),
+        ("JH", SuitPairing.PARLETT, "Schilten Under"),
+        ("9D", SuitPairing.PARLETT, "Schellen 9"),
+        ("AS", SuitPairing.PARLETT, "Rosen Ass"),
+        ("7C", SuitPairing.PARLETT, "Eicheln 7"),
+    ],
+)
+def test_card_swiss_name(name: str, pairing: SuitPairing | None, swiss: str) -> None:
+    assert Card.parse(name).swiss_name(pairing) == swiss
+
+
+def test_card_is_immutable() -> None:
+    card = Card.parse("JH")
+    attribute = "suit"
+    with pytest.raises(AttributeError):
+        setattr(card, attribute, Suit.SPADES)
+    other = "anything"
+    with pytest.raises(AttributeError):
+        setattr(card, other, 1)
+    assert card.suit is Suit.HEARTS
+
+
+# --- CardSet: construction and parsing ----------------------------------------------------
+
+
+def test_cardset_parse_basic() -> None:
+    hand = CardSet.parse("JH 9H AS")
+    assert isinstance(hand, CardSet)
+    assert len(hand) == 3
+    assert list(hand) == [Card.parse("AS"), Card.parse("9H"), Card.parse("JH")]
+    assert str(hand) == "AS 9H JH"
+    assert repr(hand) == "CardSet.parse('AS 9H JH')"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["JH 9H AS", "jh,9h,as", "  AS ;  9H\nJH ", "♥J ♥9 ♠A", "J♥, 9♥, A♠", "as 9h jh"],
+)
+def test_cardset_parse_separators_and_case(text: str) -> None:
+    assert CardSet.parse(text) == CardSet.parse("AS 9H JH")
+
+
+@pytest.mark.parametrize("text", ["", "   ", ",", " , ; "])
+def test_cardset_parse_empty(text: str) -> None:
+    empty = CardSet.parse(text)
+    assert empty == CardSet()
+    assert len(empty) == 0
+    assert not empty
+    assert list(empty) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "card"), [("JH JH", "JH"), ("10D, td", "10D"), ("AS 6C ♠A", "AS")]
+)
+def test_cardset_parse_rejects_repeated_card(text: str, card: str) -> None:
+    with pytest.raises(InvalidInputError, match="twice") as info:
+        CardSet.parse(text)
+    assert card in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("text", ["JH 1H", "JH JX", "AS 11H"])
+def test_cardset_parse_rejects_bad_card(text: str) -> None:
+    bad = text.split()[1]
+    with pytest.raises(InvalidInputError) as info:
+        CardSet.parse(text)
+    assert bad in str(info.value)
+
+
+def test_cardset_from_cards_and_names() -> None:
+    expected = CardSet.parse("JH 9H")
+    assert CardSet([Card.parse("JH"), Card.parse("9H")]) == expected
+    assert CardSet(["JH", "9H"]) == expected
+    assert CardSet(["jh", Card.parse("9H")]) == expected
+    assert CardSet(c for c in (Card.parse("9H"), Card.parse("JH"))) == expected
+    assert CardSet(()) == CardSet()
+    assert isinstance(CardSet(["JH"]), CardSet)
+
+
+def test_cardset_from_bitmask() -> None:
+    assert CardSet(0) == CardSet()
+    assert CardSet(1) == CardSet.parse("6S")
+    assert CardSet(1 << 35) == CardSet.parse("AC")
+    assert CardSet(FULL) == CardSet.full()
+    assert len(CardSet.full()) == 36
+    assert int(CardSet.parse("7S 6S")) == 0b11
+    assert CardSet(0x1FF << 9) == CardSet.parse("6H 7H 8H 9H 10H JH QH KH AH")
+
+
+@pytest.mark.parametrize("mask", [-1, 1 << 36, (1 << 36) + 5, -(1 << 40)])
+def test_cardset_bitmask_out_of_range(mask: int) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        CardSet(mask)
+    assert str(mask) in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("cards", "needle"),
+    [
+        (["JH", "JH"], "JH"),
+        (["JH", "jh"], "JH"),
+        ([Card.parse("AS"), Card.parse("AS")], "AS"),
+        (["JH", "1H"], "1H"),
+        ([36], "36"),
+        ([-1], "-1"),
+        ([True], "True"),
+    ],
+)
+def test_cardset_from_bad_iterable(cards: list[Any], needle: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        CardSet(cards)
+    assert needle in str(info.value)
+
+
+def test_cardset_from_string_is_refused() -> None:
+    with pytest.raises(InvalidInputError, match="JH 9H"):
+        CardSet("JH 9H")  # type: ignore[arg-type]
+
+
+# --- CardSet: order, repr, equality, hashing ----------------------------------------------
+
+
+def test_cardset_iterates_in_canonical_order() -> None:
+    full = CardSet.full()
+    assert [str(c) for c in full] == CANONICAL
+    assert str(full) == " ".join(CANONICAL)
+    scrambled = CardSet.parse("AC 6S KH 10D 6C AS 7H")
+    assert str(scrambled) == "6S AS 7H KH 10D 6C AC"
+    assert all(isinstance(c, Card) for c in scrambled)
+
+
+def test_cardset_repr_is_unambiguous() -> None:
+    for cs in (CardSet(), CardSet.full(), CardSet.parse("10D TC 6S"), CardSet.parse("AH")):
+        again = eval(repr(cs), EVAL_NAMESPACE)  # noqa: S307
+        assert isinstance(again, CardSet)
+        assert again == cs
+    assert repr(CardSet()) == "CardSet.parse('')"
+
+
+def test_cardset_equality_and_hash() -> None:
+    a = CardSet.parse("JH 9H AS")
+    b = CardSet(["AS", "9H", "JH"])
+    assert a == b
+    assert hash(a) == hash(b)
+    assert a != CardSet.parse("JH 9H")
+    assert len({a, b, CardSet.parse("JH")}) == 2
+    assert {a: "x"}[b] == "x"
+    assert pickle.loads(pickle.dumps(a)) == a  # noqa: S301
+
+
+def test_cardset_membership() -> None:
+    hand = CardSet.parse("JH 9H AS")
+    assert Card.parse("JH") in hand
+    assert Card.parse("9H") in hand
+    assert Card.parse("AS") in hand
+    assert Card.parse("AH") not in hand
+    assert Card.parse("6S") not in hand
+    assert Card.parse("AC") not in CardSet()
+    assert all(c in CardSet.full() for c in CARDS)
+
+
+def test_cardset_suit_filter() -> None:
+    hand = CardSet.parse("JH 9H AS 6C")
+    assert hand.suit(Suit.HEARTS) == CardSet.parse("9H JH")
+    assert hand.suit(Suit.DIAMONDS) == CardSet()
+    assert isinstance(hand.suit(Suit.SPADES), CardSet)
+    for suit in Suit:
+        assert all(c.suit is suit for c in CardSet.full().suit(suit))
+        assert len(CardSet.full().suit(suit)) == 9
+
+
+# --- CardSet: operations ------------------------------------------------------------------
+
+
+def test_cardset_operators() -> None:
+    a = CardSet.parse("JH 9H AS")
+    b = CardSet.parse("AS 6C")
+    assert a | b == CardSet.parse("JH 9H AS 6C")
+    assert a & b == CardSet.parse("AS")
+    assert a - b == CardSet.parse("JH 9H")
+    assert b - a == CardSet.parse("6C")
+    assert a ^ b == CardSet.parse("JH 9H 6C")
+    assert len(~a) == 33
+    assert ~a & a == CardSet()
+    assert ~a | a == CardSet.full()
+    assert ~CardSet() == CardSet.full()
+    assert ~CardSet.full() == CardSet()
+    for result in (a | b, a & b, a - b, a ^ b, ~a):
+        assert type(result) is CardSet
+
+
+def test_cardset_operations_return_new_sets() -> None:
+    a = CardSet.parse("JH 9H AS")
+    b = CardSet.parse("AS 6C")
+    before_a, before_b = int(a), int(b)
+    results = [a | b, a & b, a - b, a ^ b, ~a, ~b]
+    assert int(a) == before_a
+    assert int(b) == before_b
+    assert a == CardSet.parse("JH 9H AS")
+    assert results[0] == CardSet.parse("JH 9H AS 6C")
+    c = a
+    c |= b
+    assert a == CardSet.parse("JH 9H AS")  # in-place | rebinds, never mutates
+    assert c == CardSet.parse("JH 9H AS 6C")
+    assert type(c) is CardSet
+
+
+def test_cardset_is_immutable() -> None:
+    hand = CardSet.parse("JH")
+    attribute = "bits"
+    with pytest.raises(AttributeError):
+        setattr(hand, attribute, 0)
+    assert hand == CardSet.parse("JH")
+
+
+# --- hypothesis properties ----------------------------------------------------------------
+
+
+@given(bitmasks, bitmasks)
+def test_set_algebra_agrees_with_frozensets(x: int, y: int) -> None:
+    a, b = CardSet(x), CardSet(y)
+    fa, fb = bits_of(x), bits_of(y)
+    universe = frozenset(range(36))
+    cases = [
+        (a | b, fa | fb),
+        (a & b, fa & fb),
+        (a - b, fa - fb),
+        (a ^ b, fa ^ fb),
+        (~a, universe - fa),
+    ]
+    for result, expected in cases:
+        assert type(result) is CardSet
+        assert frozenset(int(c) for c in result) == expected
+        assert len(result) == len(expected)
+    assert len(a) == len(fa)
+    assert bool(a) == bool(fa)
+    assert (a == b) == (fa == fb)
+    for i in range(36):
+        assert (CARDS[i] in a) == (i in fa)
+
+
+@given(bitmasks)
+def test_iteration_is_sorted_and_complete(x: int) -> None:
+    cs = CardSet(x)
+    cards = list(cs)
+    assert [int(c) for c in cards] == sorted(bits_of(x))
+    assert CardSet(cards) == cs
+    assert all(isinstance(c, Card) for c in cards)
+
+
+@given(bitmasks)
+def test_parse_str_round_trip(x: int) -> None:
+    cs = CardSet(x)
+    assert CardSet.parse(str(cs)) == cs
+    assert CardSet([str(c) for c in cs]) == cs
+    assert eval(repr(cs), EVAL_NAMESPACE) == cs  # noqa: S307
+    assert hash(CardSet.parse(str(cs))) == hash(cs)

@@ -1,0 +1,321 @@
+"""Contracts, their rank orders and point tables (RULES.md §2)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import pytest
+
+from jass import Card, CardSet, Contract, ContractKind, InvalidInputError, Rank, Suit
+
+HEARTS = Contract.trump(Suit.HEARTS)
+SPADES = Contract.trump(Suit.SPADES)
+DIAMONDS = Contract.trump(Suit.DIAMONDS)
+CLUBS = Contract.trump(Suit.CLUBS)
+OBENABE = Contract.OBENABE
+UNDENUFE = Contract.UNDENUFE
+SIX = (SPADES, HEARTS, DIAMONDS, CLUBS, OBENABE, UNDENUFE)
+
+# RULES.md R2.1, highest first.
+TRUMP_ORDER = "J 9 A K Q 10 8 7 6".split()
+DOWN_ORDER = "A K Q J 10 9 8 7 6".split()
+UP_ORDER = "6 7 8 9 10 J Q K A".split()
+
+# RULES.md R2.2, by rank label.
+TRUMP_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 20, "10": 10, "9": 14, "8": 0, "7": 0, "6": 0}
+PLAIN_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10, "9": 0, "8": 0, "7": 0, "6": 0}
+OBENABE_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10, "9": 0, "8": 8, "7": 0, "6": 0}
+UNDENUFE_POINTS = {"A": 0, "K": 4, "Q": 3, "J": 2, "10": 10, "9": 0, "8": 8, "7": 0, "6": 11}
+OLD_UNDENUFE_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10, "9": 0, "8": 8, "7": 0, "6": 0}
+
+
+def card(name: str) -> Card:
+    return Card.parse(name)
+
+
+# --- construction -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suit", list(Suit))
+def test_trump_contract(suit: Suit) -> None:
+    contract = Contract.trump(suit)
+    assert contract.kind is ContractKind.TRUMP
+    assert contract.trump_suit is suit
+    assert contract.is_trump
+    assert contract.name == f"TRUMP_{suit.name}"
+    assert str(contract) == contract.name
+    assert contract.index == int(suit)
+    assert Contract.trump(suit) is contract
+    assert repr(contract) == f"Contract.trump(Suit.{suit.name})"
+    assert eval(repr(contract), {"Contract": Contract, "Suit": Suit}) is contract  # noqa: S307
+
+
+def test_obenabe_and_undenufe() -> None:
+    assert OBENABE.kind is ContractKind.OBENABE
+    assert UNDENUFE.kind is ContractKind.UNDENUFE
+    for contract, name, index in ((OBENABE, "OBENABE", 4), (UNDENUFE, "UNDENUFE", 5)):
+        assert contract.trump_suit is None
+        assert not contract.is_trump
+        assert contract.name == name
+        assert str(contract) == name
+        assert contract.index == index
+        assert repr(contract) == f"Contract.{name}"
+        assert eval(repr(contract), {"Contract": Contract}) is contract  # noqa: S307
+    assert OBENABE is not UNDENUFE
+
+
+@pytest.mark.parametrize("bad", ["H", "hearts", 1, None])
+def test_trump_requires_a_suit(bad: Any) -> None:
+    with pytest.raises(InvalidInputError):
+        Contract.trump(bad)
+
+
+def test_index_numbering_is_stable() -> None:
+    assert [c.index for c in SIX] == [0, 1, 2, 3, 4, 5]
+    assert Contract.all() == SIX
+    assert [c.name for c in Contract.all()] == [
+        "TRUMP_SPADES",
+        "TRUMP_HEARTS",
+        "TRUMP_DIAMONDS",
+        "TRUMP_CLUBS",
+        "OBENABE",
+        "UNDENUFE",
+    ]
+    for i, contract in enumerate(SIX):
+        assert Contract.from_index(i) is contract
+
+
+@pytest.mark.parametrize("bad", [-1, 6, 42, True, "1", None])
+def test_from_index_rejects(bad: Any) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Contract.from_index(bad)
+    assert repr(bad) in str(info.value)
+
+
+def test_contracts_are_hashable_and_distinct() -> None:
+    assert len(set(SIX)) == 6
+    assert {c: c.index for c in SIX}[Contract.parse("hearts")] == 1
+    assert HEARTS == Contract.trump(Suit.HEARTS)
+    assert HEARTS != SPADES
+    assert OBENABE != UNDENUFE
+
+
+@pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_singletons_survive_pickle(contract: Contract, protocol: int) -> None:
+    assert pickle.loads(pickle.dumps(contract, protocol)) is contract  # noqa: S301
+
+
+@pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])
+def test_singletons_survive_copy(contract: Contract) -> None:
+    assert copy.copy(contract) is contract
+    assert copy.deepcopy(contract) is contract
+    assert copy.deepcopy([contract])[0] is contract
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("TRUMP_HEARTS", HEARTS),
+        ("trump_hearts", HEARTS),
+        ("Trump_Spades", SPADES),
+        ("trump-diamonds", DIAMONDS),
+        ("TRUMP CLUBS", CLUBS),
+        ("hearts", HEARTS),
+        ("HEARTS", HEARTS),
+        ("heart", HEARTS),
+        ("spades", SPADES),
+        ("diamonds", DIAMONDS),
+        ("Clubs", CLUBS),
+        ("H", HEARTS),
+        ("h", HEARTS),
+        ("S", SPADES),
+        ("D", DIAMONDS),
+        ("c", CLUBS),
+        ("♥", HEARTS),
+        ("♠", SPADES),
+        ("♦", DIAMONDS),
+        ("♣", CLUBS),
+        ("♡", HEARTS),
+        ("obenabe", OBENABE),
+        ("OBENABE", OBENABE),
+        ("Obenabe", OBENABE),
+        ("obe", OBENABE),
+        ("top-down", OBENABE),
+        ("Top Down", OBENABE),
+        ("undenufe", UNDENUFE),
+        ("UNDENUFE", UNDENUFE),
+        ("unde", UNDENUFE),
+        ("bottom-up", UNDENUFE),
+        ("  undenufe  ", UNDENUFE),
+        # German names of the French suits.
+        ("Herz", HEARTS),
+        ("Ecken", DIAMONDS),
+        ("Karo", DIAMONDS),
+        ("Schaufel", SPADES),
+        ("Pik", SPADES),
+        ("Kreuz", CLUBS),
+        ("trump_herz", HEARTS),
+        # Swiss names, under the Swisslos pairing (R1.4).
+        ("Rosen", HEARTS),
+        ("eicheln", DIAMONDS),
+        ("Schilten", SPADES),
+        ("SCHELLEN", CLUBS),
+    ],
+)
+def test_parse_spellings(text: str, expected: Contract) -> None:
+    assert Contract.parse(text) is expected
+
+
+def test_parse_returns_contract_unchanged() -> None:
+    for contract in SIX:
+        assert Contract.parse(contract) is contract
+        assert Contract.parse(contract.name) is contract
+        assert Contract.parse(str(contract)) is contract
+
+
+@pytest.mark.parametrize(
+    "text", ["", "  ", "trump", "trump_", "TRUMP_OBENABE", "misere", "slalom", "X", "hearts!"]
+)
+def test_parse_rejects(text: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Contract.parse(text)
+    assert repr(text) in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("bad", [None, 1, Suit.HEARTS])
+def test_parse_rejects_non_strings(bad: Any) -> None:
+    with pytest.raises(InvalidInputError):
+        Contract.parse(bad)
+
+
+# --- rank orders (R2.1) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("trump", list(Suit))
+def test_rank_order_trump_contract(trump: Suit) -> None:
+    contract = Contract.trump(trump)
+    for suit in Suit:
+        labels = [r.label for r in contract.rank_order(suit)]
+        assert labels == (TRUMP_ORDER if suit is trump else DOWN_ORDER)
+
+
+@pytest.mark.parametrize(("contract", "order"), [(OBENABE, DOWN_ORDER), (UNDENUFE, UP_ORDER)])
+def test_rank_order_no_trump(contract: Contract, order: list[str]) -> None:
+    for suit in Suit:
+        ranks = contract.rank_order(suit)
+        assert [r.label for r in ranks] == order
+        assert all(isinstance(r, Rank) for r in ranks)
+
+
+@pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])
+def test_beats_follows_rank_order(contract: Contract) -> None:
+    for suit in Suit:
+        order = [Card.of(suit, r) for r in contract.rank_order(suit)]
+        for hi in range(9):
+            for lo in range(hi + 1, 9):
+                assert contract.beats(order[hi], order[lo], suit)
+                assert not contract.beats(order[lo], order[hi], suit)
+
+
+def test_trump_beats_every_non_trump() -> None:
+    contract = HEARTS
+    for led in Suit:
+        for other in CardSet.full() - CardSet.full().suit(Suit.HEARTS):
+            assert contract.beats(card("6H"), other, led)
+            assert not contract.beats(other, card("6H"), led)
+
+
+def test_off_suit_card_cannot_win_without_trumps() -> None:
+    for contract in (OBENABE, UNDENUFE, SPADES):
+        # led hearts: an ace or six of diamonds never beats the lowest heart
+        assert not contract.beats(card("AD"), card("6H"), Suit.HEARTS)
+        assert not contract.beats(card("6D"), card("AH"), Suit.HEARTS)
+
+
+# --- point tables (R2.2, R2.3) -------------------------------------------------------------
+
+
+def expected_table(contract: Contract, *, old_undenufe: bool = False) -> list[int]:
+    if contract is OBENABE:
+        plain = OBENABE_POINTS
+    elif contract is UNDENUFE:
+        plain = OLD_UNDENUFE_POINTS if old_undenufe else UNDENUFE_POINTS
+    else:
+        plain = PLAIN_POINTS
+    return [
+        (TRUMP_POINTS if c.suit is contract.trump_suit else plain)[c.rank.label]
+        for c in CardSet.full()
+    ]
+
+
+@pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])
+@pytest.mark.parametrize("old_undenufe", [False, True])
+def test_point_table(contract: Contract, old_undenufe: bool) -> None:
+    table = contract.card_points(old_undenufe=old_undenufe)
+    assert len(table) == 36
+    assert list(table) == expected_table(contract, old_undenufe=old_undenufe)
+    for c in CardSet.full():
+        assert contract.points(c, old_undenufe=old_undenufe) == table[c]
+
+
+@pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])
+@pytest.mark.parametrize("old_undenufe", [False, True])
+def test_every_table_sums_to_152(contract: Contract, old_undenufe: bool) -> None:
+    assert sum(contract.card_points(old_undenufe=old_undenufe)) == 152
+
+
+@pytest.mark.parametrize("trump", list(Suit))
+def test_trump_column(trump: Suit) -> None:
+    contract = Contract.trump(trump)
+    for rank_label, points in TRUMP_POINTS.items():
+        assert contract.points(card(rank_label + trump.letter)) == points
+    assert contract.points(card("J" + trump.letter)) == 20  # Puur
+    assert contract.points(card("9" + trump.letter)) == 14  # Näll
+    for suit in Suit:
+        if suit is not trump:
+            for rank_label, points in PLAIN_POINTS.items():
+                assert contract.points(card(rank_label + suit.letter)) == points
+
+
+def test_obenabe_column() -> None:
+    for suit in Suit:
+        for rank_label, points in OBENABE_POINTS.items():
+            assert OBENABE.points(card(rank_label + suit.letter)) == points
+    assert OBENABE.points(card("8S")) == 8
+    assert OBENABE.points(card("6S")) == 0
+
+
+def test_undenufe_column() -> None:
+    for suit in Suit:
+        for rank_label, points in UNDENUFE_POINTS.items():
+            assert UNDENUFE.points(card(rank_label + suit.letter)) == points
+    assert UNDENUFE.points(card("6C")) == 11
+    assert UNDENUFE.points(card("AC")) == 0
+    assert UNDENUFE.points(card("8C")) == 8
+
+
+def test_old_undenufe_column() -> None:
+    for suit in Suit:
+        for rank_label, points in OLD_UNDENUFE_POINTS.items():
+            assert UNDENUFE.points(card(rank_label + suit.letter), old_undenufe=True) == points
+    assert UNDENUFE.points(card("6C"), old_undenufe=True) == 0
+    assert UNDENUFE.points(card("AC"), old_undenufe=True) == 11
+    assert UNDENUFE.points(card("8C"), old_undenufe=True) == 8
+
+
+@pytest.mark.parametrize("contract", [*SIX[:5]], ids=[c.name for c in SIX[:5]])
+def test_old_undenufe_changes_only_undenufe(contract: Contract) -> None:
+    assert contract.card_points(old_undenufe=True) == contract.card_points()
+    assert UNDENUFE.card_points(old_undenufe=True) != UNDENUFE.card_points()
+
+
+def test_default_is_modern_undenufe() -> None:
+    assert UNDENUFE.card_points() == UNDENUFE.card_points(old_undenufe=False)
+    assert UNDENUFE.card_points()[card("6H")] == 11
