@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pickle
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -113,7 +113,7 @@ def test_suit_pairings_are_the_three_of_r1_4() -> None:
 @pytest.mark.parametrize("pairing", list(SuitPairing))
 def test_swiss_suit_names_per_pairing(pairing: SuitPairing) -> None:
     expected = SWISS_TABLE[pairing]
-    for suit, name in zip(TABLE_SUITS, expected):
+    for suit, name in zip(TABLE_SUITS, expected, strict=True):
         assert suit.swiss_name(pairing) == name
         assert pairing.swiss_names[suit] == name
     # every pairing is a bijection onto the four Swiss suits
@@ -121,7 +121,7 @@ def test_swiss_suit_names_per_pairing(pairing: SuitPairing) -> None:
 
 
 def test_swiss_suit_names_default_to_swisslos() -> None:
-    for suit, name in zip(TABLE_SUITS, SWISS_TABLE[SuitPairing.SWISSLOS]):
+    for suit, name in zip(TABLE_SUITS, SWISS_TABLE[SuitPairing.SWISSLOS], strict=True):
         assert suit.swiss_name() == name
         assert suit.swiss_name(None) == name
 
@@ -418,7 +418,7 @@ def test_cardset_from_bad_iterable(cards: list[Any], needle: str) -> None:
 
 def test_cardset_from_string_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="JH 9H"):
-        CardSet("JH 9H")  # type: ignore[arg-type]
+        CardSet(cast(Any, "JH 9H"))
 
 
 # --- CardSet: order, repr, equality, hashing ----------------------------------------------

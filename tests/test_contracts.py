@@ -19,9 +19,9 @@ UNDENUFE = Contract.UNDENUFE
 SIX = (SPADES, HEARTS, DIAMONDS, CLUBS, OBENABE, UNDENUFE)
 
 # RULES.md R2.1, highest first.
-TRUMP_ORDER = "J 9 A K Q 10 8 7 6".split()
-DOWN_ORDER = "A K Q J 10 9 8 7 6".split()
-UP_ORDER = "6 7 8 9 10 J Q K A".split()
+TRUMP_ORDER = ["J", "9", "A", "K", "Q", "10", "8", "7", "6"]
+DOWN_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6"]
+UP_ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 # RULES.md R2.2, by rank label.
 TRUMP_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 20, "10": 10, "9": 14, "8": 0, "7": 0, "6": 0}
@@ -97,7 +97,7 @@ def test_from_index_rejects(bad: Any) -> None:
 def test_contracts_are_hashable_and_distinct() -> None:
     assert len(set(SIX)) == 6
     assert {c: c.index for c in SIX}[Contract.parse("hearts")] == 1
-    assert HEARTS == Contract.trump(Suit.HEARTS)
+    assert Contract.trump(Suit.HEARTS) == HEARTS
     assert HEARTS != SPADES
     assert OBENABE != UNDENUFE
 

@@ -416,13 +416,13 @@ class CardSet(int):
         return int(self) != 0
 
     def __or__(self, other: int) -> CardSet:
-        return int.__new__(CardSet, int.__or__(self, other))
+        return _checked(int.__or__(self, other), other)
 
     def __and__(self, other: int) -> CardSet:
         return int.__new__(CardSet, int.__and__(self, other))
 
     def __xor__(self, other: int) -> CardSet:
-        return int.__new__(CardSet, int.__xor__(self, other))
+        return _checked(int.__xor__(self, other), other)
 
     def __sub__(self, other: int) -> CardSet:
         return int.__new__(CardSet, int(self) & ~int(other))
@@ -438,6 +438,12 @@ class CardSet(int):
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
+
+
+def _checked(bits: int, other: int) -> CardSet:
+    if not 0 <= bits <= _FULL:
+        raise InvalidInputError(f"{other!r} is not a set of cards (bits beyond the 36 cards)")
+    return int.__new__(CardSet, bits)
 
 
 def _check_card(card: object) -> int:

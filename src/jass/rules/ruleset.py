@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 import attrs
+from typing_extensions import Unpack
 
 from jass.cards import Card, SuitPairing
 from jass.contracts import Contract
@@ -35,14 +36,52 @@ STANDARD_CONTRACTS: Final = frozenset(Contract.all())
 
 # Multiplier tuples are written (♥, ♦, ♠, ♣, OBENABE, UNDENUFE); contracts are numbered
 # (♠, ♥, ♦, ♣, OBENABE, UNDENUFE).
-_TABLE_TO_CONTRACT: Final = (2, 0, 1, 3, 4, 5)
+_TABLE_TO_CONTRACT: Final = (1, 2, 0, 3, 4, 5)
 
 
 def _seven_d() -> Card:
     return Card.parse("7D")
 
 
-@attrs.frozen(kw_only=True)
+class RuleSetOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`RuleSet` and :meth:`RuleSet.evolve`, for type checkers.
+
+    Enum options also accept member names, ``contracts`` contract names, and
+    ``first_hand_marker`` a card name.
+
+    >>> sorted(RuleSetOptions.__annotations__) == sorted(RuleSet.option_names())
+    True
+    """
+
+    suit_pairing: SuitPairing | str
+    multipliers: Multipliers | tuple[int, int, int, int, int, int] | str
+    target: int
+    hands: int | None
+    contracts: Iterable[Contract | str]
+    weis: bool
+    stoeck: bool
+    weis_declaration: WeisDeclaration | str
+    first_hand_rule: FirstHandRule | str
+    first_hand_marker: Card | str
+    dealer_rotation: DealerRotation | str
+    allow_shove_back: bool
+    undertrump_only_trumps: UndertrumpRule | str
+    kreuzweis: bool
+    small_weis: bool
+    small_weis_split_long_runs: bool
+    weis_tie_sequence_vs_quartet: WeisTie | str
+    undenufe_reverse_weis: bool
+    weis_requires_trick: bool
+    old_undenufe: bool
+    counter_match: CounterMatch | str
+    match_bonus: int
+    ausmach_order: AusmachOrder | str
+    stoeck_claim_anytime_to_finish: bool
+    end_mode: EndMode | str
+    schneider: bool
+
+
+@attrs.frozen(kw_only=True, init=False)
 class RuleSet:
     """Every rule option of RULES.md §11, with the ``SCHIEBER`` defaults.
 
@@ -86,6 +125,14 @@ class RuleSet:
     # Multiplier per contract index, derived once.
     _multiplier_by_contract: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
 
+    def __init__(self, **options: Unpack[RuleSetOptions]) -> None:
+        """Build a rule set from the ``SCHIEBER`` defaults and the options given."""
+        unknown = sorted(set(options) - _OPTION_NAMES)
+        if unknown:
+            raise InvalidInputError(f"unknown RuleSet option {unknown[0]!r}")
+        attrs_init: Any = self.__attrs_init__  # values are normalised in __attrs_post_init__
+        attrs_init(**options)
+
     def __attrs_post_init__(self) -> None:
         """Normalise convenient spellings, then check every option."""
         for field in attrs.fields(RuleSet):
@@ -105,7 +152,7 @@ class RuleSet:
             by_contract[contract_index] = table[position]
         object.__setattr__(self, "_multiplier_by_contract", tuple(by_contract))
 
-    def evolve(self, **changes: Any) -> RuleSet:
+    def evolve(self, **changes: Unpack[RuleSetOptions]) -> RuleSet:
         """A copy with ``changes`` applied; unknown options and bad values raise.
 
         >>> from jass import rules
@@ -116,10 +163,7 @@ class RuleSet:
         ...
         jass.errors.InvalidInputError: RuleSet option 'target' must be a positive integer, got -5
         """
-        unknown = sorted(set(changes) - _OPTION_NAMES)
-        if unknown:
-            raise InvalidInputError(f"unknown RuleSet option {unknown[0]!r}")
-        return attrs.evolve(self, **changes)
+        return RuleSet(**{**self.options(), **changes})
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -231,7 +275,8 @@ def _check_multipliers(name: str, value: object) -> Multipliers | tuple[int, ...
         if len(table) == 6 and all(
             isinstance(m, int) and not isinstance(m, bool) and m > 0 for m in table
         ):
-            return table
+            # A custom table equal to a preset is that preset, so equal rule sets compare equal.
+            return _TABLE_PRESETS.get(table, table)
     raise _bad(
         name,
         "a Multipliers member or six positive integers for (♥, ♦, ♠, ♣, OBENABE, UNDENUFE)",
@@ -244,7 +289,10 @@ def _check_contracts(name: str, value: object) -> frozenset[Contract]:
         return value
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise _bad(name, "a non-empty collection of contracts", value)
-    contracts = frozenset(Contract.parse(c) for c in value)
+    try:
+        contracts = frozenset(Contract.parse(c) for c in value)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"RuleSet option {name!r}: {exc}") from None
     if not contracts:
         raise _bad(name, "a non-empty collection of contracts", value)
     return contracts
@@ -254,10 +302,14 @@ def _check_marker(name: str, value: object) -> Card:
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
-        return Card.parse(value)
+        try:
+            return Card.parse(value)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"RuleSet option {name!r}: {exc}") from None
     raise _bad(name, "a card, such as '7D'", value)
 
 
+_TABLE_PRESETS: Final = {member.value: member for member in Multipliers}
 _CHECKS: Final = {
     "multipliers": _check_multipliers,
     "target": _positive_int,
