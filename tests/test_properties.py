@@ -128,23 +128,22 @@ def test_states_are_unchanged_after_continuing_from_them(
     seed: int, contract: Contract, shove: bool, rng: random.Random
 ) -> None:
     start = Game.new(rules.SCHIEBER, seed=seed)
-    snapshots = []
     states = [start, *play_hand(start.deal(), rng, contract, shove=shove)]
-    for state in states:
-        snapshots.append(
-            (
-                copy.deepcopy(state),
-                pickle.dumps((state.phase, state.hands, state.trick, state.scores, state.history)),
-                hash(state),
-            )
+    snapshots = [
+        (
+            copy.deepcopy(state),
+            pickle.dumps((state.phase, state.hands, state.trick, state.scores, state.history)),
+            hash(state),
         )
+        for state in states
+    ]
     # Continue from every state again, along other random lines.
     for state in states:
         if state.phase is Phase.PLAY:
             state.play(state.legal_moves().cards()[0])
         elif state.phase is Phase.CHOOSE:
             state.choose(Contract.OBENABE)
-    for state, (deep, dumped, digest) in zip(states, snapshots):
+    for state, (deep, dumped, digest) in zip(states, snapshots, strict=True):
         assert state == deep
         assert hash(state) == digest
         assert (
