@@ -105,7 +105,7 @@ def test_contracts_are_hashable_and_distinct() -> None:
 @pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
 def test_singletons_survive_pickle(contract: Contract, protocol: int) -> None:
-    assert pickle.loads(pickle.dumps(contract, protocol)) is contract  # noqa: S301
+    assert pickle.loads(pickle.dumps(contract, protocol)) is contract
 
 
 @pytest.mark.parametrize("contract", SIX, ids=[c.name for c in SIX])

@@ -358,9 +358,9 @@ def test_hands_accepts_none_or_positive(hands: int | None) -> None:
 def test_enum_options_accept_member_names(option: str, member: str) -> None:
     enum_type = ENUM_OPTIONS[option][0]
     expected = enum_type[member]
-    assert getattr(rules.SCHIEBER.evolve(**{option: member}), option) is expected
-    assert getattr(rules.SCHIEBER.evolve(**{option: member.lower()}), option) is expected
-    assert getattr(rules.SCHIEBER.evolve(**{option: expected}), option) is expected
+    for value in (member, member.lower(), expected):
+        changes: dict[str, Any] = {option: value}
+        assert getattr(rules.SCHIEBER.evolve(**changes), option) is expected
     kwargs: dict[str, Any] = {option: member}
     assert getattr(RuleSet(**kwargs), option) is expected
 
@@ -400,8 +400,9 @@ def test_first_hand_marker_accepts_card_names(marker: str) -> None:
     "name", ["colour", "Target", "targets", "misere", "_multiplier_by_contract"]
 )
 def test_unknown_option(name: str) -> None:
+    options: dict[str, Any] = {name: 1}
     with pytest.raises(InvalidInputError) as info:
-        rules.SCHIEBER.evolve(**{name: 1})
+        rules.SCHIEBER.evolve(**options)
     assert repr(name) in str(info.value)
     assert isinstance(info.value, ValueError)
 

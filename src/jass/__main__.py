@@ -1,0 +1,8 @@
+"""``python -m jass``: the command line (see :mod:`jass.cli`)."""
+
+import sys
+
+from jass.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
