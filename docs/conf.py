@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import doctest
 import enum
+import re
 import sys
 from pathlib import Path
 from typing import Any
+
+from docutils import nodes
+from sphinx.util import logging
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent / "src"))
@@ -52,15 +56,12 @@ default_role = "literal"
 # -- autodoc and napoleon ----------------------------------------------------------------
 
 autodoc_typehints = "description"
-autodoc_typehints_description_target = "documented_params"
+autodoc_typehints_description_target = "all"
 autodoc_member_order = "bysource"
 autodoc_class_signature = "mixed"
 autodoc_preserve_defaults = True
-autodoc_default_options = {
-    "members": True,
-    "undoc-members": False,
-    "show-inheritance": False,
-}
+# Members are listed per directive in api.rst, so that no object is documented twice.
+autodoc_default_options: dict[str, object] = {}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 # "Attributes:" sections become :ivar: fields, so that they do not clash with autodoc's
@@ -73,7 +74,9 @@ napoleon_use_ivar = True
 # docstrings pulled in by autodoc: pytest --doctest-modules runs those in their own module's
 # namespace, so the doctest builder leaves them alone.
 doctest_test_doctest_blocks = ""
-doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
+doctest_default_flags = (
+    doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
+)
 doctest_global_setup = """
 import jass
 from jass import Card, CardSet, Contract, Rank, Seat, Suit, Team, rules
@@ -108,8 +111,8 @@ OPTION_DESCRIPTIONS = {
     "weis": "Whether Weis (melds) count.",
     "stoeck": "Whether Stöck (trump King and Queen in one hand) count.",
     "weis_declaration": "Whether the engine declares Weis or the player does.",
-    "first_hand_rule": "Who deals the first hand: a draw (lowest or highest card deals) or "
-    "the holder of a marker card leads.",
+    "first_hand_rule": "Who deals the first hand: a draw (the lowest or the highest card "
+    "deals), or the holder of a marker card is forehand.",
     "first_hand_marker": "The marker card for ``first_hand_rule=MARKER_CARD``.",
     "dealer_rotation": "Whether the deal passes to the right (``ROTATE``) or to the team "
     "with the higher total in the last hand (``WINNER_DEALS``).",
@@ -127,10 +130,9 @@ OPTION_DESCRIPTIONS = {
     "old_undenufe": "Old Undenufe card values: Ace 11 and Six 0 instead of Six 11 and Ace 0.",
     "counter_match": "What the non-declaring team (not the forehand's) earns for taking "
     "every trick.",
-    "match_bonus": "Extra points, before the multiplier, for taking all nine tricks.",
+    "match_bonus": "Extra points for taking all nine tricks, multiplied like the rest.",
     "ausmach_order": "Which scoring event counts first when both teams could finish.",
-    "stoeck_claim_anytime_to_finish": "Whether Stöck may be shown early when they finish the "
-    "game.",
+    "stoeck_claim_anytime_to_finish": "Whether Stöck may be shown early when they finish the game.",
     "end_mode": "How a game to ``target`` ends: automatically (``AUTO``), only by thanking "
     "(``THANK``), or at the end of a hand (``END_OF_HAND``).",
     "schneider": "Whether a loser with less than half the target loses double.",
@@ -162,22 +164,26 @@ PRESET_DESCRIPTIONS = {
     "×4, small Weis, the first forehand holds the 7♦.",
     "BEGINNER": "A beginner's game: trump contracts only, no Weis, no Stöck, to 1000, "
     "decided at the end of a hand.",
-    "TOURNAMENT_12": "Twelve hands, everything counted once, no Weis, no Stöck, no match "
-    "bonus.",
+    "TOURNAMENT_12": "Twelve hands, everything counted once, no Weis, no Stöck, no match bonus.",
 }
+
+
+def _plain(value: Any) -> str:
+    """An option value as plain text."""
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, frozenset) and all(isinstance(c, Contract) for c in value):
+        return "{" + ", ".join(c.name for c in sorted(value, key=lambda c: c.index)) + "}"
+    if isinstance(value, Card):
+        return str(value)
+    return repr(value)
 
 
 def _show(value: Any) -> str:
     """An option value as reStructuredText."""
-    if isinstance(value, enum.Enum):
-        return f"``{value.name}``"
-    if isinstance(value, frozenset) and all(isinstance(c, Contract) for c in value):
-        if value == frozenset(Contract.all()):
-            return "all six"
-        return ", ".join(f"``{c.name}``" for c in sorted(value, key=lambda c: c.index))
-    if isinstance(value, Card):
-        return f"``{value}``"
-    return f"``{value!r}``"
+    if value == jass.rules.STANDARD_CONTRACTS:
+        return "all six contracts"
+    return f"``{_plain(value)}``"
 
 
 def _accepted(name: str, default: Any) -> str:
@@ -234,17 +240,37 @@ def _presets_table() -> list[str]:
     for name, preset in rules.PRESETS.items():
         changes = preset.changes_from(rules.SCHIEBER)
         changed = (
-            ", ".join(f"``{key}`` = {_show(value)}" for key, value in changes.items())
+            ", ".join(f"``{key}={_plain(value)}``" for key, value in changes.items())
             or "none: all defaults"
         )
         rows.append([f"``{name}``", PRESET_DESCRIPTIONS.get(name, ""), changed])
     return _list_table(["Preset", "What it is", "Changes from ``SCHIEBER``"], rows, "18 42 40")
 
 
+def _presets_api() -> list[str]:
+    """A ``py:data`` entry per preset, for api.rst (autodata would show RuleSet's docstring)."""
+    lines = []
+    for name, preset in rules.PRESETS.items():
+        changes = preset.changes_from(rules.SCHIEBER)
+        changed = ", ".join(f"``{key}={_plain(value)}``" for key, value in changes.items())
+        lines += [
+            f".. py:data:: {name}",
+            "   :type: RuleSet",
+            "",
+            f"   {PRESET_DESCRIPTIONS.get(name, '')}",
+        ]
+        if changed:
+            lines += ["", f"   ``SCHIEBER`` with {changed}."]
+        lines.append("")
+    return lines
+
+
 def _check_descriptions(logger: Any) -> None:
     names = set(jass.RuleSet.option_names())
     for missing in sorted(names - OPTION_DESCRIPTIONS.keys()):
-        logger.warning("docs/conf.py: RuleSet option %r has no entry in OPTION_DESCRIPTIONS", missing)
+        logger.warning(
+            "docs/conf.py: RuleSet option %r has no entry in OPTION_DESCRIPTIONS", missing
+        )
     for stale in sorted((OPTION_DESCRIPTIONS.keys() | LATER_OPTIONS) - names):
         logger.warning("docs/conf.py: %r is not a RuleSet option any more", stale)
     presets = set(rules.PRESETS)
@@ -261,17 +287,81 @@ def _write(path: Path, lines: list[str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def generate_tables(app: Any) -> None:
+def generate_tables(_app: Any) -> None:
     """Write docs/_generated/*.inc from the code before any page is read."""
-    from sphinx.util import logging
-
     _check_descriptions(logging.getLogger(__name__))
     GENERATED.mkdir(exist_ok=True)
     _write(GENERATED / "options.inc", _options_table())
     _write(GENERATED / "multipliers.inc", _multipliers_table())
     _write(GENERATED / "presets.inc", _presets_table())
+    _write(GENERATED / "presets_api.inc", _presets_api())
+
+
+# Napoleon reads the first line of a property's docstring as "type: description", but the
+# properties of jass start with a plain sentence ("The one-letter French name: ``S``, ...")
+# and show their type in the signature. Keep their docstrings as written.
+_PROPERTY_DOCSTRINGS: dict[str, list[str]] = {}
+
+
+def _keep_property_docstring(*args: Any) -> None:
+    _app, what, name, _obj, _options, lines = args
+    if what == "property":
+        _PROPERTY_DOCSTRINGS[name] = list(lines)
+
+
+def _restore_property_docstring(*args: Any) -> None:
+    _app, what, name, _obj, _options, lines = args
+    if what == "property" and name in _PROPERTY_DOCSTRINGS:
+        lines[:] = _PROPERTY_DOCSTRINGS.pop(name)
+
+
+def _tidy_class_fields(_app: Any, domain: str, objtype: str, contentnode: Any) -> None:
+    """Tidy the type fields that autodoc adds to a class description.
+
+    A class inherits a "Return type" from ``__new__`` (``Self``): drop it. The constructor's
+    parameters are in the signature line, and the attrs value classes list their fields
+    with types under "Attributes" (shown as Variables), so drop the parameter fields too.
+    """
+    if domain != "py" or objtype not in {"class", "exception"}:
+        return
+    for field_list in [n for n in contentnode.children if isinstance(n, nodes.field_list)]:
+        for field in list(field_list.children):
+            name = field[0].astext()
+            if name == "rtype" or name.startswith(("param ", "type ")):
+                field_list.remove(field)
+        if not field_list.children:
+            contentnode.remove(field_list)
+
+
+_PRIVATE_MODULE = re.compile(
+    r"\bjass\.(?:cards|contracts|seats|actions|errors|play|scoring|state|rules\.ruleset)\."
+)
+
+
+def _public_vartypes(*args: Any) -> None:
+    """Write attribute types as ``jass.Seat`` (documented) rather than ``jass.seats.Seat``."""
+    lines: list[str] = args[-1]
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(":vartype "):
+            lines[i] = _PRIVATE_MODULE.sub("jass.", line)
+
+
+#: Classes whose constructor is internal: users get instances from class methods.
+_NO_SIGNATURE = {"jass.Contract"}
+
+
+def _hide_internal_signature(*args: Any) -> tuple[str, None] | None:
+    _app, what, name = args[:3]
+    if what == "class" and name in _NO_SIGNATURE:
+        return "", None
+    return None
 
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", generate_tables)
+    app.connect("autodoc-process-docstring", _keep_property_docstring, priority=100)
+    app.connect("autodoc-process-docstring", _restore_property_docstring, priority=900)
+    app.connect("autodoc-process-docstring", _public_vartypes, priority=900)
+    app.connect("object-description-transform", _tidy_class_fields, priority=900)
+    app.connect("autodoc-process-signature", _hide_internal_signature)
     return {"parallel_read_safe": True}

@@ -173,8 +173,10 @@ def test_legal_actions_loop_finishes_a_tournament_game(seed: int, rng: random.Ra
     game = Game.new(rules.TOURNAMENT_12, seed=seed)
     totals = [0, 0]
     while not game.is_over:
-        game = game.deal() if game.phase is Phase.DEAL else game.apply(
-            rng.choice(game.legal_actions())
+        game = (
+            game.deal()
+            if game.phase is Phase.DEAL
+            else game.apply(rng.choice(game.legal_actions()))
         )
         if game.phase is Phase.DEAL or game.is_over:
             totals = [sum(r.totals[t] for r in game.hand_results) for t in (0, 1)]
@@ -185,4 +187,3 @@ def test_legal_actions_loop_finishes_a_tournament_game(seed: int, rng: random.Ra
     assert game.winner == expected
     assert game.result is not None
     assert game.result.reason is EndReason.HAND_LIMIT
-

@@ -395,7 +395,7 @@ class CardSet(int):
         (Card.parse('AS'), Card.parse('6H'))
         """
         return (
-            _SUIT_CARDS[0][self & 0x1FF]
+            _SUIT_CARDS[0][0x1FF & self]  # int & CardSet: int.__and__, no CardSet made
             + _SUIT_CARDS[1][(self >> 9) & 0x1FF]
             + _SUIT_CARDS[2][(self >> 18) & 0x1FF]
             + _SUIT_CARDS[3][(self >> 27) & 0x1FF]

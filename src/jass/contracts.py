@@ -123,9 +123,7 @@ class Contract:
             )
         self.win_keys = tuple(
             tuple(
-                power[c] + 10
-                if c // 9 == trump_suit
-                else (power[c] if c // 9 == led else -1)
+                power[c] + 10 if c // 9 == trump_suit else (power[c] if c // 9 == led else -1)
                 for c in range(36)
             )
             for led in Suit

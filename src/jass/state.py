@@ -132,7 +132,17 @@ class Trick:
 class _Context:
     """The part of a state that changes at most a few times per hand, shared between states."""
 
-    __slots__ = ("contract", "hand", "outcome", "results", "rules", "seed", "table")
+    __slots__ = (
+        "auto_target",
+        "contract",
+        "hand",
+        "multiplier",
+        "outcome",
+        "results",
+        "rules",
+        "seed",
+        "table",
+    )
 
     def __init__(
         self,
@@ -151,6 +161,11 @@ class _Context:
         # A placeholder contract before one is named: read only in the PLAY phase.
         self.contract = contract if contract is not None else Contract.OBENABE
         self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
+        self.multiplier = rules.multiplier(self.contract)
+        # The target that ends the game at a scoring event, or None (R9.3).
+        self.auto_target = (
+            rules.target if rules.end_mode is EndMode.AUTO and rules.hands is None else None
+        )
 
     def with_hand(self, hand: Hand) -> _Context:
         return _Context(self.rules, self.seed, hand, self.results, self.outcome)
@@ -590,8 +605,17 @@ class Game:
         hand = self._ctx.hand
         assert hand is not None  # noqa: S101
         game = self._copy()
+        chooser = _SEATS[self._to_move]
         game._ctx = self._ctx.with_hand(
-            attrs.evolve(hand, contract=contract, chooser=_SEATS[self._to_move])
+            Hand(
+                hand.number,
+                hand.dealer,
+                hand.dealt,
+                contract,
+                chooser,
+                hand.shoves,
+                hand.scores_before,
+            )
         )
         game._phase = _PLAY
         game._to_move = game._leader = (hand.dealer + 1) & 3
@@ -769,7 +793,15 @@ class Game:
         ctx = self._ctx
         contract = ctx.contract
         rules = ctx.rules
-        winner = (self._leader + trick_winner(trick, contract)) & 3
+        keys = contract.win_keys[trick[0] // 9]  # trick_winner, inlined for speed
+        best = 0
+        best_key = keys[trick[0]]
+        for index in (1, 2, 3):
+            key = keys[trick[index]]
+            if key > best_key:
+                best = index
+                best_key = key
+        winner = (self._leader + best) & 3
         team = winner & 1
         table = ctx.table
         points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
@@ -783,17 +815,14 @@ class Game:
                 if team == 0
                 else (self._points[0], self._points[1] + points)
             )
-            credit = points * rules.multiplier(contract)
+            credit = points * ctx.multiplier
             game._scores = (
                 (self._scores[0] + credit, self._scores[1])
                 if team == 0
                 else (self._scores[0], self._scores[1] + credit)
             )
-            if (
-                rules.end_mode is EndMode.AUTO
-                and rules.hands is None
-                and game._scores[team] >= rules.target
-            ):
+            target = ctx.auto_target
+            if target is not None and game._scores[team] >= target:
                 game._end(_TEAMS[team], EndReason.TARGET_REACHED)
             return
         points += 5

@@ -190,9 +190,7 @@ class RuleSet:
         {'multipliers': <Multipliers.FLAT: (1, 1, 1, 1, 1, 1)>, 'target': 1000, 'kreuzweis': False}
         """
         return {
-            name: value
-            for name, value in self.options().items()
-            if getattr(base, name) != value
+            name: value for name, value in self.options().items() if getattr(base, name) != value
         }
 
     def multiplier(self, contract: Contract) -> int:
