@@ -29,11 +29,12 @@ from jass.errors import (
     JassError,
     NotSupportedError,
 )
+from jass.hand import Hand, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
 from jass.rules import RuleSet, find_ruleset
 from jass.scoring import EndReason, GameResult, HandScore, score_hand
 from jass.seats import Seat, Team
-from jass.state import Game, Hand, Phase, Trick
+from jass.state import Game
 
 __all__ = [
     "CARDS",

@@ -17,8 +17,9 @@ from jass._version import __version__
 from jass.cards import Card, CardSet, SuitPairing
 from jass.contracts import Contract
 from jass.errors import JassError
+from jass.hand import Phase
 from jass.rules import find_ruleset, preset_name
-from jass.state import Game, Phase
+from jass.state import Game
 
 __all__ = ["choose_contract", "main"]
 

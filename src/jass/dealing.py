@@ -16,8 +16,18 @@ from typing import Final
 
 from jass.cards import CardSet
 from jass.errors import InvalidInputError
+from jass.rules import DealerRotation, FirstHandRule, RuleSet
+from jass.scoring import HandScore
+from jass.seats import Seat
 
-__all__ = ["DealtHands", "check_deal", "draw_for_dealer", "seeded_deal", "shuffled_deck"]
+__all__ = [
+    "DealtHands",
+    "check_deal",
+    "draw_for_dealer",
+    "next_dealer",
+    "seeded_deal",
+    "shuffled_deck",
+]
 
 #: Four hands, by seat.
 DealtHands = tuple[CardSet, CardSet, CardSet, CardSet]
@@ -108,3 +118,38 @@ def check_deal(hands: Iterable[CardSet | str]) -> DealtHands:
             )
         seen |= cards
     return (parsed[0], parsed[1], parsed[2], parsed[3])
+
+
+def next_dealer(
+    ruleset: RuleSet,
+    seed: int,
+    last_dealer: Seat | None,
+    results: tuple[HandScore, ...],
+    dealt: DealtHands | None,
+) -> int:
+    """The seat that deals the next hand (RULES.md R3.6-R3.8); -1 if ``dealt`` is needed first.
+
+    The first hand's dealer comes from the draw, or from the holder of the marker card in
+    ``dealt``; later dealers follow ``dealer_rotation``.
+
+    >>> from jass import rules
+    >>> next_dealer(rules.SCHIEBER, 7, Seat(3), (), None) == draw_for_dealer(7, lowest=True)
+    True
+    """
+    if not results or last_dealer is None:
+        hand_rule = ruleset.first_hand_rule
+        if hand_rule is FirstHandRule.MARKER_CARD:
+            if dealt is None:
+                return -1
+            marker = ruleset.first_hand_marker
+            holder = next(seat for seat in range(4) if (dealt[seat] >> marker) & 1)
+            return (holder - 1) & 3
+        return draw_for_dealer(seed, lowest=hand_rule is FirstHandRule.DRAW_LOWEST_DEALS)
+    dealer = int(last_dealer)
+    if ruleset.dealer_rotation is DealerRotation.WINNER_DEALS:
+        totals = results[-1].totals
+        if totals[0] != totals[1]:
+            best = 1 if totals[1] > totals[0] else 0
+            # The first seat from the old forehand on that belongs to the winning team.
+            return next(s for s in ((dealer + 1) & 3, (dealer + 2) & 3) if s & 1 == best)
+    return (dealer + 1) & 3

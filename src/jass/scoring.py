@@ -15,10 +15,10 @@ import attrs
 
 from jass.contracts import Contract
 from jass.errors import InvalidInputError
-from jass.rules import CounterMatch, RuleSet
+from jass.rules import CounterMatch, EndMode, RuleSet
 from jass.seats import Team
 
-__all__ = ["EndReason", "GameResult", "HandScore", "score_hand"]
+__all__ = ["EndReason", "GameResult", "HandScore", "end_after_hand", "score_hand"]
 
 _ALL_CARD_POINTS = 157
 
@@ -149,3 +149,34 @@ class GameResult:
     reason: EndReason
     scores: tuple[int, int]
     hands_played: int
+
+
+def end_after_hand(
+    ruleset: RuleSet, scores: tuple[int, int], hands_played: int, last_trick_team: Team
+) -> tuple[Team | None, EndReason] | None:
+    """Whether a hand just scored ends the game: ``(winner, reason)``, or ``None`` to go on.
+
+    ``scores`` are the running totals with the hand; ``last_trick_team`` took the last trick,
+    the last scoring event of the hand (RULES.md R9.1, R9.3).
+
+    >>> from jass import rules
+    >>> end_after_hand(rules.TOURNAMENT_12, (900, 900), 12, Team(0))
+    (None, <EndReason.HAND_LIMIT: 'the fixed number of hands was played'>)
+    >>> end_after_hand(rules.BEGINNER, (1010, 1040), 5, Team(0))[0]
+    <Team.T1: 1>
+    """
+    if ruleset.hands is not None:
+        if hands_played < ruleset.hands:
+            return None
+        winner = None if scores[0] == scores[1] else Team(int(scores[1] > scores[0]))
+        return winner, EndReason.HAND_LIMIT
+    if ruleset.end_mode is EndMode.AUTO:
+        if scores[last_trick_team] >= ruleset.target:
+            return last_trick_team, EndReason.TARGET_REACHED
+    elif (
+        ruleset.end_mode is EndMode.END_OF_HAND
+        and max(scores) >= ruleset.target
+        and scores[0] != scores[1]
+    ):
+        return Team(int(scores[1] > scores[0])), EndReason.END_OF_HAND_TARGET
+    return None

@@ -1,4 +1,4 @@
-"""The immutable game state machine: :class:`Game`, :class:`Hand`, :class:`Trick`, :class:`Phase`.
+"""The immutable game state machine, :class:`Game`.
 
 Every transition returns a new :class:`Game`; a state never changes, so it can be kept as a
 search node, shared between threads, or used as a dict key. Illegal actions raise
@@ -17,7 +17,6 @@ search node, shared between threads, or used as a dict key. Illegal actions rais
 
 from __future__ import annotations
 
-import enum
 import random
 from typing import Any, Final, NoReturn
 
@@ -26,14 +25,15 @@ import attrs
 from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, Play, Shove, Thank
 from jass.cards import CARDS, Card, CardSet
 from jass.contracts import Contract
-from jass.dealing import DealtHands, check_deal, draw_for_dealer, seeded_deal
+from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, NotSupportedError
+from jass.hand import Hand, HandContext, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_winner
-from jass.rules import SCHIEBER, DealerRotation, EndMode, FirstHandRule, RuleSet
-from jass.scoring import EndReason, GameResult, HandScore, score_hand
+from jass.rules import SCHIEBER, EndMode, RuleSet
+from jass.scoring import EndReason, GameResult, HandScore, end_after_hand, score_hand
 from jass.seats import Seat, Team
 
-__all__ = ["Game", "Hand", "Phase", "Trick"]
+__all__ = ["Game"]
 
 _new_set: Final = int.__new__
 _SEATS: Final = tuple(Seat)
@@ -41,137 +41,7 @@ _TEAMS: Final = tuple(Team)
 _EMPTY: Final = CardSet(0)
 
 
-class Phase(enum.Enum):
-    """Where a game stands.
-
-    >>> [p.name for p in Phase]
-    ['DEAL', 'CHOOSE', 'PLAY', 'OVER']
-    """
-
-    DEAL = "deal"  # the next hand must be dealt: a chance move, see Game.deal
-    CHOOSE = "choose"  # the forehand, or after a shove the partner, names a contract
-    PLAY = "play"
-    OVER = "over"
-
-
 _PLAY: Final = Phase.PLAY
-
-
-@attrs.frozen
-class Hand:
-    """What is fixed for one hand once dealt: who dealt, the deal, and the contract.
-
-    Attributes:
-        number: the hand's number in the game, from 0.
-        dealer: the seat that dealt.
-        dealt: the nine cards each seat received, by seat.
-        contract: the contract, once named.
-        chooser: the seat that named it.
-        shoves: how often the choice was shoved (at most 1 unless ``allow_shove_back``).
-        scores_before: the running totals when the hand began.
-
-    >>> g = Game.new(seed=3).deal()
-    >>> g.hand.number, g.hand.forehand == g.hand.dealer.next, len(g.hand.dealt[0])
-    (0, True, 9)
-    """
-
-    number: int
-    dealer: Seat
-    dealt: DealtHands
-    contract: Contract | None = None
-    chooser: Seat | None = None
-    shoves: int = 0
-    scores_before: tuple[int, int] = (0, 0)
-
-    @property
-    def forehand(self) -> Seat:
-        """The seat to the dealer's right, who chooses first and leads trick 1.
-
-        >>> h = Game.new(seed=3).deal().hand
-        >>> h.forehand == h.dealer.next
-        True
-        """
-        return _SEATS[(self.dealer + 1) & 3]
-
-    @property
-    def declaring_team(self) -> Team:
-        """The team that names the contract: always the forehand's (RULES.md R4.4).
-
-        >>> h = Game.new(seed=3).deal().hand
-        >>> h.declaring_team == h.forehand.team
-        True
-        """
-        return _TEAMS[(self.dealer + 1) & 1]
-
-
-@attrs.frozen
-class Trick:
-    """A completed trick.
-
-    Attributes:
-        leader: the seat that led.
-        cards: the four cards, in playing order from the leader.
-        winner: the seat that won it.
-        points: its unmultiplied card points, with the last trick's 5.
-
-    >>> import jass
-    >>> g = jass.Game.new(seed=1).deal().choose(jass.Contract.OBENABE)
-    >>> for _ in range(4):
-    ...     g = g.play(min(g.legal_moves()))
-    >>> t = g.tricks[0]
-    >>> t.leader == g.hand.forehand, len(t.cards), g.trick_leader == t.winner
-    (True, 4, True)
-    """
-
-    leader: Seat
-    cards: tuple[Card, Card, Card, Card]
-    winner: Seat
-    points: int
-
-
-class _Context:
-    """The part of a state that changes at most a few times per hand, shared between states."""
-
-    __slots__ = (
-        "auto_target",
-        "contract",
-        "hand",
-        "multiplier",
-        "outcome",
-        "results",
-        "rules",
-        "seed",
-        "table",
-    )
-
-    def __init__(
-        self,
-        rules: RuleSet,
-        seed: int,
-        hand: Hand | None,
-        results: tuple[HandScore, ...],
-        outcome: GameResult | None,
-    ) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.hand = hand
-        self.results = results
-        self.outcome = outcome
-        contract = hand.contract if hand is not None else None
-        # A placeholder contract before one is named: read only in the PLAY phase.
-        self.contract = contract if contract is not None else Contract.OBENABE
-        self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
-        self.multiplier = rules.multiplier(self.contract)
-        # The target that ends the game at a scoring event, or None (R9.3).
-        self.auto_target = (
-            rules.target if rules.end_mode is EndMode.AUTO and rules.hands is None else None
-        )
-
-    def with_hand(self, hand: Hand) -> _Context:
-        return _Context(self.rules, self.seed, hand, self.results, self.outcome)
-
-    def key(self) -> tuple[object, ...]:
-        return (self.rules, self.seed, self.hand, self.results, self.outcome)
 
 
 class Game:
@@ -203,7 +73,7 @@ class Game:
         "_tricks",
     )
 
-    _ctx: _Context
+    _ctx: HandContext
     _phase: Phase
     _to_move: int
     _hands: DealtHands
@@ -233,7 +103,7 @@ class Game:
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         game = object.__new__(cls)
-        game._ctx = _Context(ruleset, seed, None, (), None)
+        game._ctx = HandContext(ruleset, seed, None, (), None)
         game._phase = Phase.DEAL
         game._to_move = -1
         game._hands = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
@@ -535,14 +405,15 @@ class Game:
             self._refuse(None, IllegalReason.WRONG_PHASE, "deal")
         ctx = self._ctx
         number = len(ctx.results)
+        last_dealer = ctx.hand.dealer if ctx.hand is not None else None
         if hands is not None:
             cards = check_deal(hands)
-            dealer = self._next_dealer(cards)
+            dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, cards)
         else:
-            dealer = self._next_dealer(None)
+            dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, None)
             cards = seeded_deal(ctx.seed, number, (dealer + 1) & 3)
             if dealer < 0:  # marker-card first hand: dealt as if seat 3 dealt (R3.7)
-                dealer = self._next_dealer(cards)
+                dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, cards)
         game = self._copy()
         game._ctx = ctx.with_hand(Hand(number, _SEATS[dealer], cards, scores_before=self._scores))
         game._phase = Phase.CHOOSE
@@ -837,61 +708,22 @@ class Game:
         before = hand.scores_before
         game._points = card_points
         game._scores = (before[0] + score.totals[0], before[1] + score.totals[1])
-        game._ctx = _Context(rules, ctx.seed, hand, (*ctx.results, score), None)
+        game._ctx = HandContext(rules, ctx.seed, hand, (*ctx.results, score), None)
         game._phase = Phase.DEAL
         game._to_move = -1
         game._leader = -1
-        game._end_of_hand(_TEAMS[team])
-
-    def _end_of_hand(self, last_trick_team: Team) -> None:
-        """Decide, on this fresh copy, whether the hand just scored ends the game."""
-        rules = self._ctx.rules
-        scores = self._scores
-        if rules.hands is not None:
-            if len(self._ctx.results) >= rules.hands:
-                winner = None if scores[0] == scores[1] else _TEAMS[scores[1] > scores[0]]
-                self._end(winner, EndReason.HAND_LIMIT)
-            return
-        if rules.end_mode is EndMode.AUTO:
-            if scores[last_trick_team] >= rules.target:
-                self._end(last_trick_team, EndReason.TARGET_REACHED)
-        elif (
-            rules.end_mode is EndMode.END_OF_HAND
-            and max(scores) >= rules.target
-            and scores[0] != scores[1]
-        ):
-            self._end(_TEAMS[scores[1] > scores[0]], EndReason.END_OF_HAND_TARGET)
+        ending = end_after_hand(rules, game._scores, len(game._ctx.results), _TEAMS[team])
+        if ending is not None:
+            game._end(*ending)
 
     def _end(self, winner: Team | None, reason: EndReason) -> None:
         """Mark this fresh copy as finished."""
         ctx = self._ctx
         started = len(ctx.results) + (0 if self._phase is Phase.DEAL else 1)
         outcome = GameResult(winner, reason, self._scores, started)
-        self._ctx = _Context(ctx.rules, ctx.seed, ctx.hand, ctx.results, outcome)
+        self._ctx = HandContext(ctx.rules, ctx.seed, ctx.hand, ctx.results, outcome)
         self._phase = Phase.OVER
         self._to_move = -1
-
-    def _next_dealer(self, dealt: DealtHands | None) -> int:
-        """The dealer of the next hand; -1 if it depends on a deal not yet made."""
-        ctx = self._ctx
-        rules = ctx.rules
-        if not ctx.results:
-            hand_rule = rules.first_hand_rule
-            if hand_rule is FirstHandRule.MARKER_CARD:
-                if dealt is None:
-                    return -1
-                holder = next(s for s in range(4) if (dealt[s] >> rules.first_hand_marker) & 1)
-                return (holder - 1) & 3
-            return draw_for_dealer(ctx.seed, lowest=hand_rule is FirstHandRule.DRAW_LOWEST_DEALS)
-        last = ctx.hand
-        assert last is not None  # noqa: S101
-        dealer = int(last.dealer)
-        if rules.dealer_rotation is DealerRotation.WINNER_DEALS:
-            totals = ctx.results[-1].totals
-            if totals[0] != totals[1]:
-                best = 1 if totals[1] > totals[0] else 0
-                return next(s for s in ((dealer + k) & 3 for k in (1, 2)) if s & 1 == best)
-        return (dealer + 1) & 3
 
 
 def _as_card(card: object) -> Card:

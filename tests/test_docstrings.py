@@ -1,0 +1,49 @@
+"""Every public callable of jass has a docstring with a ``>>>`` example (run by pytest)."""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import types
+from collections.abc import Iterator
+
+import jass
+from jass import dealing, rules, scoring
+
+
+def _public_callables() -> Iterator[tuple[str, object]]:
+    seen: set[int] = set()
+    for module in (jass, rules, dealing, scoring):
+        for name in module.__all__:
+            value = getattr(module, name)
+            if id(value) in seen or not (inspect.isclass(value) or inspect.isfunction(value)):
+                continue
+            seen.add(id(value))
+            yield f"{module.__name__}.{name}", value
+            if not inspect.isclass(value):
+                continue
+            for attribute, member in vars(value).items():
+                if attribute.startswith("_") or isinstance(member, enum.Enum):
+                    continue
+                function = member.fget if isinstance(member, property) else member
+                if isinstance(function, (classmethod, staticmethod)):
+                    function = function.__func__
+                if isinstance(function, types.FunctionType):
+                    yield f"{module.__name__}.{name}.{attribute}", function
+
+
+def test_every_public_callable_has_a_running_example() -> None:
+    missing = [
+        name for name, value in _public_callables() if ">>>" not in (inspect.getdoc(value) or "")
+    ]
+    assert missing == []
+
+
+def test_the_check_covers_the_api() -> None:
+    names = {name for name, _ in _public_callables()}
+    assert "jass.Game.play" in names
+    assert "jass.CardSet.parse" in names
+    assert "jass.Game.scores" in names
+    assert "jass.RuleSet.evolve" in names
+    assert "jass.rules.find_ruleset" in names or "jass.find_ruleset" in names
+    assert len(names) > 100
