@@ -22,7 +22,7 @@ def _positions(count: int) -> list[tuple[CardSet, tuple[jass.Card, ...], Contrac
     """Positions from random play: (hand to move, trick so far, contract)."""
     rng = random.Random(2026)
     positions = []
-    contracts = Contract.all()
+    contracts = Contract.standard()
     while len(positions) < count:
         game = Game.new(seed=len(positions)).deal().choose(rng.choice(contracts))
         stop = rng.randrange(36)
@@ -51,7 +51,7 @@ def bench_legal_cards(seconds: float) -> tuple[float, int]:
 def bench_random_hands(seconds: float) -> tuple[float, int]:
     """Complete random hands per second through the immutable, checked API."""
     rng = random.Random(7)
-    contracts = Contract.all()
+    contracts = Contract.standard()
     ruleset = rules.SCHIEBER
     hands = 0
     total_points = 0

@@ -184,8 +184,8 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "kreuzweis": False,
     },
     # §12 also lists contracts = the six + MISERE; Misère is not implemented yet, so the
-    # contracts stay the six standard ones (checked in test_traditional_contracts_for_now).
     "TRADITIONAL": {
+        "contracts": SIX_CONTRACTS | {Contract.MISERE},
         "multipliers": Multipliers.WIKIPEDIA_EN,
         "small_weis": True,
         "kreuzweis": False,
@@ -236,9 +236,9 @@ def test_exactly_the_presets_of_section_12() -> None:
     assert len(set(rules.PRESETS.values())) == len(PRESET_CHANGES)
 
 
-def test_traditional_contracts_for_now() -> None:
-    # RULES.md §12 adds MISERE to TRADITIONAL's contracts; until Misère exists they are the six.
-    assert rules.TRADITIONAL.contracts == SIX_CONTRACTS
+def test_traditional_contracts_are_the_six_and_misere() -> None:
+    assert rules.TRADITIONAL.contracts == SIX_CONTRACTS | {Contract.MISERE}
+    assert rules.TRADITIONAL.multiplier(Contract.MISERE) == 1
     assert rules.TRADITIONAL.first_hand_marker == Card.parse("7D")
     assert rules.TRADITIONAL.multiplier(UNDENUFE) == 4
 
@@ -441,7 +441,7 @@ BAD_VALUES: list[tuple[str, Any]] = [
     ("contracts", "hearts"),
     ("contracts", None),
     ("contracts", HEARTS),
-    ("contracts", ["misere"]),
+    ("contracts", ["slalom"]),
     ("contracts", ["hearts", "bogus"]),
     ("contracts", [5]),
     ("first_hand_marker", "ZZ"),

@@ -18,7 +18,6 @@ from jass import (
     IllegalActionError,
     IllegalReason,
     InvalidInputError,
-    NotSupportedError,
     Phase,
     Play,
     RuleSet,
@@ -53,8 +52,13 @@ COUNTER_MATCH_DEAL = (
 
 
 def forehand_zero(ruleset: RuleSet, marker: str) -> RuleSet:
-    """Make the holder of ``marker`` (seat 0 in the deals above) forehand of hand 1."""
-    return ruleset.evolve(first_hand_rule="MARKER_CARD", first_hand_marker=marker)
+    """Make the holder of ``marker`` (seat 0 in the deals above) forehand of hand 1.
+
+    Weis and Stöck are switched off: these tests are about card play and its scoring.
+    """
+    return ruleset.evolve(
+        first_hand_rule="MARKER_CARD", first_hand_marker=marker, weis=False, stoeck=False
+    )
 
 
 def play_out(game: Game, choose: dict[int, list[str]] | None = None) -> Game:
@@ -393,7 +397,7 @@ def test_running_totals_add_hand_scores() -> None:
     game = Game.new(rules.SCHIEBER.evolve(target=10**6), seed=21)
     rng = random.Random(3)
     for _ in range(5):
-        game = game.deal().choose(rng.choice(Contract.all()))
+        game = game.deal().choose(rng.choice(Contract.standard()))
         while game.phase is Phase.PLAY:
             game = game.play(rng.choice(game.legal_moves().cards()))
     assert game.scores == (
@@ -457,7 +461,7 @@ def test_thank_mode_never_ends_by_itself_and_a_true_thank_wins() -> None:
     rng = random.Random(1)
     game = Game.new(ruleset, seed=6)
     while max(game.scores) < 400:
-        game = game.deal().choose(rng.choice(Contract.all()))
+        game = game.deal().choose(rng.choice(Contract.standard()))
         while game.phase is Phase.PLAY:
             game = game.play(rng.choice(game.legal_moves().cards()))
         assert not game.is_over
@@ -497,9 +501,12 @@ def test_hands_limit_ends_the_game_and_thanking_is_refused() -> None:
     assert game.result.hands_played == 2
 
 
-def test_declare_weis_is_not_silently_ignored() -> None:
-    with pytest.raises(NotSupportedError):
-        Game.new(seed=1).deal().declare_weis()
+def test_declare_weis_needs_manual_declaration() -> None:
+    game = Game.new(seed=1).deal().choose("hearts")
+    with pytest.raises(IllegalActionError) as info:
+        game.declare_weis()
+    assert info.value.reason is IllegalReason.WEIS_NOT_DECLARABLE
+    assert "AUTO" in str(info.value)
 
 
 # --- values ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from jass.actions import (
     Action,
     Choose,
     Deal,
+    DeclareWeis,
     Play,
     Shove,
     Thank,
@@ -32,9 +33,19 @@ from jass.errors import (
 from jass.hand import Hand, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
 from jass.rules import RuleSet, find_ruleset
-from jass.scoring import EndReason, GameResult, HandScore, score_hand
+from jass.scoring import EndReason, GameResult, HandScore, ScoringEvent, score_hand
 from jass.seats import Seat, Team
 from jass.state import Game
+from jass.weis import (
+    Weis,
+    WeisKind,
+    WeisResult,
+    best_weis,
+    find_weis,
+    resolve_declared_weis,
+    resolve_weis,
+    weis_key,
+)
 
 __all__ = [
     "CARDS",
@@ -46,6 +57,7 @@ __all__ = [
     "Contract",
     "ContractKind",
     "Deal",
+    "DeclareWeis",
     "EndReason",
     "Game",
     "GameResult",
@@ -60,6 +72,7 @@ __all__ = [
     "Play",
     "Rank",
     "RuleSet",
+    "ScoringEvent",
     "Seat",
     "Shove",
     "Suit",
@@ -67,13 +80,21 @@ __all__ = [
     "Team",
     "Thank",
     "Trick",
+    "Weis",
+    "WeisKind",
+    "WeisResult",
     "__version__",
     "action_from_index",
+    "best_weis",
     "explain_illegal",
     "find_ruleset",
+    "find_weis",
     "legal_cards",
+    "resolve_declared_weis",
+    "resolve_weis",
     "rules",
     "score_hand",
     "trick_points",
     "trick_winner",
+    "weis_key",
 ]

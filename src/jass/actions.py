@@ -14,6 +14,7 @@ Thank(team=<Team.T0: 0>)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final, TypeAlias
 
 import attrs
@@ -22,6 +23,7 @@ from jass.cards import CARDS, Card, CardSet
 from jass.contracts import Contract
 from jass.errors import InvalidInputError
 from jass.seats import Team
+from jass.weis import Weis
 
 __all__ = [
     "NUM_ACTIONS",
@@ -29,6 +31,7 @@ __all__ = [
     "Action",
     "Choose",
     "Deal",
+    "DeclareWeis",
     "Play",
     "Shove",
     "Thank",
@@ -120,6 +123,26 @@ class Thank:
         return _THANK_BASE + int(self.team)
 
 
+def _weis_tuple(value: Iterable[Weis]) -> tuple[Weis, ...]:
+    return tuple(value)
+
+
+@attrs.frozen
+class DeclareWeis:
+    """Declare these Weis with the first card of trick 1 (``weis_declaration=MANUAL``).
+
+    They must be among the Weis :func:`~jass.find_weis` finds in the player's hand; declaring
+    none is simply playing a card. A declaration has no fixed action number: its choices
+    depend on the hand.
+
+    >>> from jass import CardSet, find_weis
+    >>> DeclareWeis(find_weis(CardSet.parse("6S 7S 8S"))).weis[0].points
+    20
+    """
+
+    weis: tuple[Weis, ...] = attrs.field(converter=_weis_tuple)
+
+
 @attrs.frozen
 class Deal:
     """The deal, a chance event: the four hands by seat.
@@ -132,7 +155,7 @@ class Deal:
 
 
 #: Any action value accepted by :meth:`jass.Game.apply`.
-Action: TypeAlias = Play | Choose | Shove | Thank | Deal
+Action: TypeAlias = Play | Choose | Shove | DeclareWeis | Thank | Deal
 
 #: The :class:`Play` action of each card, prebuilt for hot loops.
 PLAY_ACTIONS: Final[tuple[Play, ...]] = tuple(Play(card) for card in CARDS)

@@ -32,7 +32,8 @@ def choose_contract(
     Each contract is rated by the card points and the number of cards that would rank highest;
     a weak hand shoves while it may.
 
-    >>> choose_contract(CardSet.parse("JH 9H AH KH 6H 7S 8S 6D 7C"), Contract.all(), may_shove=True)
+    >>> hand = CardSet.parse("JH 9H AH KH 6H 7S 8S 6D 7C")
+    >>> choose_contract(hand, Contract.standard(), may_shove=True)
     Contract.trump(Suit.HEARTS)
     """
 
@@ -67,7 +68,7 @@ def _play_hand(game: Game, rng: random.Random, swiss: SuitPairing | None) -> Gam
     print(f"\nHand {number}: seat {int(hand.dealer)} deals, seat {int(hand.forehand)} is forehand")
     for seat, cards in enumerate(game.hands):
         print(f"  seat {seat} (team {seat % 2}): {_show_hand(cards, swiss)}")
-    allowed = [c for c in Contract.all() if c in game.ruleset.contracts]
+    allowed = [c for c in Contract.standard() if c in game.ruleset.contracts]
     while game.phase is Phase.CHOOSE:
         mover = game.to_move
         assert mover is not None  # noqa: S101

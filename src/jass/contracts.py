@@ -1,8 +1,10 @@
 """Contracts (what is "trumps" this hand), with their rank orders and point tables.
 
-There are six contracts: the four trump suits, ``OBENABE`` (top down, no trumps) and
-``UNDENUFE`` (bottom up, no trumps). Every table a contract needs is computed once at import
-(RULES.md §2), so the rule functions only index tuples.
+There are six standard contracts: the four trump suits, ``OBENABE`` (top down, no trumps) and
+``UNDENUFE`` (bottom up, no trumps). ``MISERE`` is a seventh, for rule sets that allow it
+(RULES.md §10): it is played like Obenabe, and each team scores the tricks its opponents took.
+Every table a contract needs is computed once at import (RULES.md §2), so the rule functions
+only index tuples.
 
 >>> Contract.trump(Suit.HEARTS), Contract.parse("obenabe"), Contract.parse("TRUMP_CLUBS")
 (Contract.trump(Suit.HEARTS), Contract.OBENABE, Contract.trump(Suit.CLUBS))
@@ -31,6 +33,7 @@ class ContractKind(enum.Enum):
     TRUMP = "trump"
     OBENABE = "obenabe"
     UNDENUFE = "undenufe"
+    MISERE = "misère"  # Obenabe card play; each team is credited its opponents' tricks
 
 
 _NATURAL_DOWN: Final[tuple[Rank, ...]] = tuple(reversed(Rank))  # A K Q J 10 9 8 7 6
@@ -48,11 +51,12 @@ _OLD_UNDENUFE_POINTS: Final = (0, 0, 8, 0, 10, 2, 3, 4, 11)
 
 @final
 class Contract:
-    """A contract: one of the four trump suits, ``OBENABE`` or ``UNDENUFE``.
+    """A contract: one of the four trump suits, ``OBENABE``, ``UNDENUFE`` or ``MISERE``.
 
     Contracts are singletons, compared by identity; get them with :meth:`trump`,
-    :attr:`OBENABE`, :attr:`UNDENUFE`, :meth:`parse` or :meth:`all`. ``index`` is a stable number
-    (0-3 the trump suits in :class:`Suit` order, 4 Obenabe, 5 Undenufe).
+    :attr:`OBENABE`, :attr:`UNDENUFE`, :attr:`MISERE`, :meth:`parse` or :meth:`all`. ``index``
+    is a stable number (0-3 the trump suits in :class:`Suit` order, 4 Obenabe, 5 Undenufe,
+    6 Misère).
 
     >>> c = Contract.trump(Suit.SPADES)
     >>> c.kind.name, c.trump_suit, c.index, c.name, c.is_trump
@@ -75,6 +79,7 @@ class Contract:
 
     OBENABE: ClassVar[Contract]
     UNDENUFE: ClassVar[Contract]
+    MISERE: ClassVar[Contract]
     _ALL: ClassVar[tuple[Contract, ...]]
 
     kind: ContractKind
@@ -130,7 +135,7 @@ class Contract:
         )
         if kind is ContractKind.UNDENUFE:
             points, old = _UNDENUFE_POINTS, _OLD_UNDENUFE_POINTS
-        elif kind is ContractKind.OBENABE:
+        elif kind in (ContractKind.OBENABE, ContractKind.MISERE):
             points = old = _OBENABE_POINTS
         else:
             points = old = _PLAIN_POINTS
@@ -154,12 +159,21 @@ class Contract:
 
     @classmethod
     def all(cls) -> tuple[Contract, ...]:
-        """Every contract, in ``index`` order.
+        """Every contract, Misère included, in ``index`` order.
 
         >>> [c.name for c in Contract.all()][3:]
-        ['TRUMP_CLUBS', 'OBENABE', 'UNDENUFE']
+        ['TRUMP_CLUBS', 'OBENABE', 'UNDENUFE', 'MISERE']
         """
         return cls._ALL
+
+    @classmethod
+    def standard(cls) -> tuple[Contract, ...]:
+        """The six standard contracts of RULES.md §2 (no Misère), in ``index`` order.
+
+        >>> len(Contract.standard()), Contract.MISERE in Contract.standard()
+        (6, False)
+        """
+        return cls._ALL[:6]
 
     @classmethod
     def from_index(cls, index: int) -> Contract:
@@ -178,7 +192,7 @@ class Contract:
 
         Accepted: ``TRUMP_HEARTS``, ``hearts``, ``H``, ``♥``, a German or Swiss suit name
         (Swisslos pairing), ``OBENABE`` (also ``obe``, ``top-down``), ``UNDENUFE`` (also ``unde``,
-        ``bottom-up``).
+        ``bottom-up``) and ``MISERE`` (also ``misère``).
 
         >>> Contract.parse("Trump_Spades"), Contract.parse("♦"), Contract.parse("undenufe")
         (Contract.trump(Suit.SPADES), Contract.trump(Suit.DIAMONDS), Contract.UNDENUFE)
@@ -196,7 +210,7 @@ class Contract:
         except InvalidInputError:
             raise InvalidInputError(
                 f"cannot parse contract {text!r}: expected TRUMP_<SUIT>, a suit, "
-                "OBENABE or UNDENUFE"
+                "OBENABE, UNDENUFE or MISERE"
             ) from None
 
     @property
@@ -266,9 +280,11 @@ Contract._ALL = (
     *(Contract(ContractKind.TRUMP, suit, int(suit)) for suit in Suit),
     Contract(ContractKind.OBENABE, None, 4),
     Contract(ContractKind.UNDENUFE, None, 5),
+    Contract(ContractKind.MISERE, None, 6),
 )
 Contract.OBENABE = Contract._ALL[4]
 Contract.UNDENUFE = Contract._ALL[5]
+Contract.MISERE = Contract._ALL[6]
 _NAMED: Final[dict[str, Contract]] = {
     "obenabe": Contract.OBENABE,
     "obe": Contract.OBENABE,
@@ -276,4 +292,6 @@ _NAMED: Final[dict[str, Contract]] = {
     "undenufe": Contract.UNDENUFE,
     "unde": Contract.UNDENUFE,
     "bottom_up": Contract.UNDENUFE,
+    "misere": Contract.MISERE,
+    "misère": Contract.MISERE,
 }

@@ -62,6 +62,8 @@ class IllegalReason(enum.Enum):
     CONTRACT_NOT_ALLOWED = "the rule set does not allow this contract"
     SHOVE_NOT_ALLOWED = "shoving is not allowed now"
     THANK_NOT_ALLOWED = "thanking is not part of this rule set's game end"
+    WEIS_NOT_DECLARABLE = "Weis cannot be declared by hand now"
+    WEIS_NOT_IN_HAND = "the declared Weis is not one the player holds"
 
 
 class IllegalActionError(JassError, ValueError):

@@ -9,18 +9,19 @@
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import Final, NamedTuple
 
 import attrs
 
-from jass.cards import Card
-from jass.contracts import Contract
+from jass.cards import Card, Rank
+from jass.contracts import Contract, ContractKind
 from jass.dealing import DealtHands
-from jass.rules import EndMode, RuleSet
-from jass.scoring import GameResult, HandScore
+from jass.rules import EndMode, RuleSet, WeisDeclaration
+from jass.scoring import GameResult, HandScore, event_order
 from jass.seats import Seat, Team
+from jass.weis import Weis, WeisResult
 
-__all__ = ["Hand", "HandContext", "Phase", "Trick"]
+__all__ = ["NO_EVENTS", "Hand", "HandContext", "HandEvents", "Phase", "Trick"]
 
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
@@ -114,10 +115,37 @@ class Trick:
     points: int
 
 
+class HandEvents(NamedTuple):
+    """What the scoring events of the current hand have left behind (internal).
+
+    >>> HandEvents().weis_credit
+    (0, 0)
+    """
+
+    #: Weis declared by hand, by seat (``MANUAL`` only); ``None`` until the seat declares.
+    declared: tuple[tuple[Weis, ...] | None, ...] = (None, None, None, None)
+    #: The resolved Weis, from the end of trick 1.
+    weis: WeisResult | None = None
+    #: Unmultiplied Weis and Stöck points credited so far, by team.
+    weis_credit: tuple[int, int] = (0, 0)
+    stoeck_credit: tuple[int, int] = (0, 0)
+    #: The team whose Weis wait for its first trick (``weis_requires_trick``), or -1.
+    weis_pending: int = -1
+    #: Whether the Stöck were scored or claimed.
+    stoeck_done: bool = False
+    #: The game-wide trick index of a Stöck event in the trick in progress, or -1.
+    stoeck_step: int = -1
+
+
+NO_EVENTS: Final = HandEvents()
+
+
 class HandContext:
     """The part of a game state that changes a few times per hand at most (internal).
 
-    States share it, so that playing a card copies a handful of references only.
+    States share it, so that playing a card copies a handful of references only. Besides the
+    records it holds what is derived from them once: the contract's tables and multiplier, the
+    Stöck holder, and the targets that decide the end of the game.
 
     >>> import jass
     >>> jass.Game.new(seed=3).deal()._ctx.hand.number
@@ -126,14 +154,24 @@ class HandContext:
 
     __slots__ = (
         "auto_target",
+        "claim_stoeck",
         "contract",
+        "event_rank",
         "hand",
+        "hand_step",
+        "manual_weis",
+        "misere",
         "multiplier",
         "outcome",
+        "reach_target",
+        "reached",
         "results",
         "rules",
         "seed",
+        "stoeck_mask",
+        "stoeck_seat",
         "table",
+        "weis_on",
     )
 
     def __init__(
@@ -143,26 +181,47 @@ class HandContext:
         hand: Hand | None,
         results: tuple[HandScore, ...],
         outcome: GameResult | None,
+        reached: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None),
     ) -> None:
         self.rules = rules
         self.seed = seed
         self.hand = hand
         self.results = results
         self.outcome = outcome
+        #: For each team, (game-wide trick index, event rank) of the event that reached the target.
+        self.reached = reached
         contract = hand.contract if hand is not None else None
         # A placeholder contract before one is named: read only in the PLAY phase.
         self.contract = contract if contract is not None else Contract.OBENABE
         self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
         self.multiplier = rules.multiplier(self.contract)
-        # The target that ends the game at a scoring event, or None (R9.3).
-        self.auto_target = (
-            rules.target if rules.end_mode is EndMode.AUTO and rules.hands is None else None
-        )
+        self.misere = 1 if self.contract.kind is ContractKind.MISERE else 0
+        self.weis_on = rules.weis and contract is not None
+        self.manual_weis = self.weis_on and rules.weis_declaration is WeisDeclaration.MANUAL
+        #: The game-wide index of this hand's first trick: scoring steps count tricks.
+        self.hand_step = 9 * hand.number if hand is not None else 0
+        # The target that counts at all (None in a fixed-length game), and the one that ends
+        # the game at a scoring event (R9.3).
+        self.reach_target = rules.target if rules.hands is None else None
+        auto = rules.end_mode is EndMode.AUTO
+        self.auto_target = self.reach_target if auto else None
+        self.claim_stoeck = auto and rules.stoeck_claim_anytime_to_finish
+        self.event_rank = {event: rank for rank, event in enumerate(event_order(rules))}
+        # The seat holding trump King and Queen, and their mask (RULES.md R8.1).
+        self.stoeck_seat = -1
+        self.stoeck_mask = 0
+        if rules.stoeck and contract is not None and contract.trump_suit is not None and hand:
+            suit = contract.trump_suit
+            pair = 1 << (9 * suit + Rank.KING) | 1 << (9 * suit + Rank.QUEEN)
+            for seat in range(4):
+                if hand.dealt[seat] & pair == pair:
+                    self.stoeck_seat = seat
+                    self.stoeck_mask = pair
 
     def with_hand(self, hand: Hand) -> HandContext:
         """The same context for another :class:`Hand` record."""
-        return HandContext(self.rules, self.seed, hand, self.results, self.outcome)
+        return HandContext(self.rules, self.seed, hand, self.results, self.outcome, self.reached)
 
     def key(self) -> tuple[object, ...]:
         """What equality and hashing of a state compare (the rest is derived)."""
-        return (self.rules, self.seed, self.hand, self.results, self.outcome)
+        return (self.rules, self.seed, self.hand, self.results, self.outcome, self.reached)

@@ -13,12 +13,22 @@ import enum
 
 import attrs
 
-from jass.contracts import Contract
+from jass.contracts import Contract, ContractKind
 from jass.errors import InvalidInputError
-from jass.rules import CounterMatch, EndMode, RuleSet
+from jass.rules import AusmachOrder, CounterMatch, EndMode, RuleSet
 from jass.seats import Team
 
-__all__ = ["EndReason", "GameResult", "HandScore", "end_after_hand", "score_hand"]
+__all__ = [
+    "EndReason",
+    "GameResult",
+    "HandScore",
+    "ScoringEvent",
+    "end_after_hand",
+    "event_order",
+    "match_bonus",
+    "schneider",
+    "score_hand",
+]
 
 _ALL_CARD_POINTS = 157
 
@@ -31,7 +41,8 @@ class HandScore:
         contract: the contract played.
         multiplier: the contract's multiplier under the rule set.
         declaring_team: the team that named the contract (the forehand's team).
-        card_points: unmultiplied card points per team, the last trick's 5 included.
+        card_points: unmultiplied card points credited per team, the last trick's 5 included
+            (in Misère each team is credited the points its opponents took).
         tricks: tricks won per team.
         match: the team that took all nine tricks, or ``None``.
         bonus: unmultiplied match or counter-match points per team.
@@ -69,9 +80,10 @@ def score_hand(
 ) -> HandScore:
     """Score a complete hand (RULES.md R8.3-R8.6).
 
-    ``card_points`` must include the last trick's 5 and add up to 157, and ``tricks`` to 9.
-    The match bonus is earned by tricks, not points, under the ``counter_match`` and
-    ``match_bonus`` options.
+    ``card_points`` are the points each team took, the last trick's 5 included (157 in all),
+    and ``tricks`` the tricks each took (9 in all). The match bonus is earned by tricks, not
+    points, under the ``counter_match`` and ``match_bonus`` options. In Misère each team is
+    credited the points its opponents took, with no match bonus (RULES.md §10).
 
     >>> from jass import Contract, Team, rules
     >>> rs = rules.SCHIEBER.evolve(counter_match="DOUBLE_MATCH", multipliers="FLAT")
@@ -84,8 +96,10 @@ def score_hand(
         )
     match = Team(0) if tricks[0] == 9 else Team(1) if tricks[1] == 9 else None
     bonus = [0, 0]
-    if match is not None:
-        bonus[match] = _match_bonus(match is declaring_team, ruleset)
+    if contract.kind is ContractKind.MISERE:
+        card_points = (card_points[1], card_points[0])
+    elif match is not None:
+        bonus[match] = match_bonus(match is declaring_team, ruleset)
     multiplier = ruleset.multiplier(contract)
     totals = (
         multiplier * (card_points[0] + bonus[0] + weis[0] + stoeck[0]),
@@ -105,8 +119,15 @@ def score_hand(
     )
 
 
-def _match_bonus(declarer: bool, ruleset: RuleSet) -> int:
-    """Unmultiplied extra points for taking all nine tricks (RULES.md R8.4)."""
+def match_bonus(declarer: bool, ruleset: RuleSet) -> int:
+    """Unmultiplied extra points for taking all nine tricks (RULES.md R8.4).
+
+    ``declarer`` tells whether the team that took them named the contract.
+
+    >>> from jass import rules
+    >>> match_bonus(True, rules.SCHIEBER), match_bonus(False, rules.TRADITIONAL)
+    (100, 157)
+    """
     rule = ruleset.counter_match
     if declarer or rule is CounterMatch.SAME_AS_MATCH:
         return ruleset.match_bonus
@@ -115,6 +136,30 @@ def _match_bonus(declarer: bool, ruleset: RuleSet) -> int:
     if rule is CounterMatch.DOUBLE_TRICK_POINTS:
         return _ALL_CARD_POINTS  # 2 x 157 in all
     return _ALL_CARD_POINTS + 2 * ruleset.match_bonus  # DOUBLE_MATCH: 2 x (157 + bonus)
+
+
+class ScoringEvent(enum.Enum):
+    """The kinds of scoring event, credited in the ausmach order (RULES.md R9.3-R9.4).
+
+    >>> [e.value for e in ScoringEvent]
+    ['Stöck', 'Weis', 'trick']
+    """
+
+    STOECK = "Stöck"
+    WEIS = "Weis"
+    TRICK = "trick"
+
+
+def event_order(ruleset: RuleSet) -> tuple[ScoringEvent, ScoringEvent, ScoringEvent]:
+    """The order in which simultaneous scoring events count (``ausmach_order``).
+
+    >>> from jass import rules
+    >>> [e.name for e in event_order(rules.SCHIEBER.evolve(ausmach_order="STOECK_STICH_WEIS"))]
+    ['STOECK', 'TRICK', 'WEIS']
+    """
+    if ruleset.ausmach_order is AusmachOrder.STOECK_STICH_WEIS:
+        return (ScoringEvent.STOECK, ScoringEvent.TRICK, ScoringEvent.WEIS)
+    return (ScoringEvent.STOECK, ScoringEvent.WEIS, ScoringEvent.TRICK)
 
 
 class EndReason(enum.Enum):
@@ -140,6 +185,9 @@ class GameResult:
         reason: why the game ended.
         scores: the final running totals, indexed by team.
         hands_played: the number of hands started, the last one possibly unfinished.
+        event: the scoring event by which the winner reached the target, if it did.
+        schneider: whether the loser is *schneider* (RULES.md R9.5, option ``schneider``).
+        stake: 2 for a schneider, else 1.
 
     >>> GameResult(Team(0), EndReason.HAND_LIMIT, (1200, 900), 12).winner
     <Team.T0: 0>
@@ -149,34 +197,50 @@ class GameResult:
     reason: EndReason
     scores: tuple[int, int]
     hands_played: int
+    event: ScoringEvent | None = None
+    schneider: bool = False
+    stake: int = 1
 
 
 def end_after_hand(
-    ruleset: RuleSet, scores: tuple[int, int], hands_played: int, last_trick_team: Team
+    ruleset: RuleSet, scores: tuple[int, int], hands_played: int
 ) -> tuple[Team | None, EndReason] | None:
-    """Whether a hand just scored ends the game: ``(winner, reason)``, or ``None`` to go on.
+    """Whether a complete hand ends a game of fixed length or in ``END_OF_HAND`` mode.
 
-    ``scores`` are the running totals with the hand; ``last_trick_team`` took the last trick,
-    the last scoring event of the hand (RULES.md R9.1, R9.3).
+    Returns ``(winner, reason)``, or ``None`` to go on (RULES.md R9.1, R9.3). Games that end
+    at a scoring event (``AUTO``) or by thanking are decided as the points are credited.
 
     >>> from jass import rules
-    >>> end_after_hand(rules.TOURNAMENT_12, (900, 900), 12, Team(0))
+    >>> end_after_hand(rules.TOURNAMENT_12, (900, 900), 12)
     (None, <EndReason.HAND_LIMIT: 'the fixed number of hands was played'>)
-    >>> end_after_hand(rules.BEGINNER, (1010, 1040), 5, Team(0))[0]
+    >>> end_after_hand(rules.BEGINNER, (1010, 1040), 5)[0]
     <Team.T1: 1>
+    >>> end_after_hand(rules.BEGINNER, (1040, 1040), 5) is None  # equal totals: play on
+    True
     """
     if ruleset.hands is not None:
         if hands_played < ruleset.hands:
             return None
         winner = None if scores[0] == scores[1] else Team(int(scores[1] > scores[0]))
         return winner, EndReason.HAND_LIMIT
-    if ruleset.end_mode is EndMode.AUTO:
-        if scores[last_trick_team] >= ruleset.target:
-            return last_trick_team, EndReason.TARGET_REACHED
-    elif (
+    if (
         ruleset.end_mode is EndMode.END_OF_HAND
         and max(scores) >= ruleset.target
         and scores[0] != scores[1]
     ):
         return Team(int(scores[1] > scores[0])), EndReason.END_OF_HAND_TARGET
     return None
+
+
+def schneider(ruleset: RuleSet, scores: tuple[int, int], winner: Team) -> bool:
+    """Whether the loser is *schneider*: less than half the target (RULES.md R9.5).
+
+    Only with the ``schneider`` option, and only for a game won by reaching the target.
+
+    >>> from jass import rules
+    >>> schneider(rules.SCHIEBER.evolve(schneider=True), (2510, 1200), Team(0))
+    True
+    >>> schneider(rules.SCHIEBER, (2510, 1200), Team(0))
+    False
+    """
+    return ruleset.schneider and 2 * scores[1 - winner] < ruleset.target

@@ -22,16 +22,18 @@ from typing import Any, Final, NoReturn
 
 import attrs
 
-from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, Play, Shove, Thank
+from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.cards import CARDS, Card, CardSet
 from jass.contracts import Contract
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
-from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, NotSupportedError
-from jass.hand import Hand, HandContext, Phase, Trick
+from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
+from jass.events import STOECK_POINTS, ScoringSteps
+from jass.hand import NO_EVENTS, Hand, HandContext, HandEvents, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_winner
-from jass.rules import SCHIEBER, EndMode, RuleSet
-from jass.scoring import EndReason, GameResult, HandScore, end_after_hand, score_hand
+from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
+from jass.scoring import EndReason, GameResult, HandScore, ScoringEvent, end_after_hand, score_hand
 from jass.seats import Seat, Team
+from jass.weis import Weis, WeisResult, find_weis
 
 __all__ = ["Game"]
 
@@ -44,7 +46,7 @@ _EMPTY: Final = CardSet(0)
 _PLAY: Final = Phase.PLAY
 
 
-class Game:
+class Game(ScoringSteps):
     """An immutable Schieber game: construct it with :meth:`new`, then apply actions.
 
     Read-only properties describe the state; methods return the next state. Equality and hash
@@ -59,21 +61,10 @@ class Game:
     (<Phase.CHOOSE: 'choose'>, <Phase.PLAY: 'play'>)
     """
 
-    __slots__ = (
-        "_ctx",
-        "_hands",
-        "_history",
-        "_leader",
-        "_legal",
-        "_phase",
-        "_points",
-        "_scores",
-        "_to_move",
-        "_trick",
-        "_tricks",
-    )
+    __slots__ = ()  # the fields live in ScoringSteps
 
     _ctx: HandContext
+    _ev: HandEvents
     _phase: Phase
     _to_move: int
     _hands: DealtHands
@@ -104,6 +95,7 @@ class Game:
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         game = object.__new__(cls)
         game._ctx = HandContext(ruleset, seed, None, (), None)
+        game._ev = NO_EVENTS
         game._phase = Phase.DEAL
         game._to_move = -1
         game._hands = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
@@ -119,6 +111,7 @@ class Game:
     def _copy(self) -> Game:
         new = object.__new__(Game)
         new._ctx = self._ctx
+        new._ev = self._ev
         new._phase = self._phase
         new._to_move = self._to_move
         new._hands = self._hands
@@ -328,6 +321,75 @@ class Game:
             leader = winner
         return tuple(tricks)
 
+    @property
+    def weis_result(self) -> WeisResult | None:
+        """The Weis of the current hand, resolved when trick 1 is complete (RULES.md R7.8).
+
+        >>> import jass
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> g.weis_result is None
+        True
+        """
+        return self._ev.weis
+
+    @property
+    def declared_weis(self) -> tuple[tuple[Weis, ...] | None, ...]:
+        """The Weis each seat has declared in this hand, by seat; ``None`` before it declares.
+
+        Declaring happens with a seat's first card of trick 1: every Weis it holds under
+        ``weis_declaration=AUTO``, its choice under ``MANUAL``. At the table the others learn
+        only the points; :attr:`shown_weis` gives the cards shown after trick 1.
+
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> g.declared_weis
+        (None, None, None, None)
+        """
+        ctx = self._ctx
+        hand = ctx.hand
+        if not ctx.weis_on or hand is None or self._phase is Phase.CHOOSE:
+            return (None, None, None, None)
+        if self._ev.weis is not None:
+            return self._ev.weis.declared
+        if ctx.rules.weis_declaration is WeisDeclaration.MANUAL:
+            return self._ev.declared
+        played = len(self._trick)
+        first = int(hand.forehand)
+        return tuple(
+            find_weis(hand.dealt[seat], ctx.rules) if (seat - first) & 3 < played else None
+            for seat in range(4)
+        )
+
+    @property
+    def shown_weis(self) -> tuple[Weis, ...]:
+        """The Weis shown after trick 1: all those declared by the winning team (R7.7).
+
+        >>> Game.new(seed=1).deal().shown_weis
+        ()
+        """
+        result = self._ev.weis
+        if result is None or result.winner is None:
+            return ()
+        return tuple(w for seat in result.winner.team.seats for w in result.declared[seat])
+
+    @property
+    def stoeck(self) -> Seat | None:
+        """The seat whose Stöck were scored (or shown to finish) in this hand, else ``None``.
+
+        >>> Game.new(seed=1).deal().stoeck is None
+        True
+        """
+        seat = self._ctx.stoeck_seat
+        return _SEATS[seat] if seat >= 0 and self._ev.stoeck_done else None
+
+    @property
+    def hand_weis_stoeck(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Unmultiplied Weis and Stöck points credited so far in this hand, by team.
+
+        >>> Game.new(seed=1).deal().hand_weis_stoeck
+        ((0, 0), (0, 0))
+        """
+        return self._ev.weis_credit, self._ev.stoeck_credit
+
     def legal_moves(self) -> CardSet:
         """The cards the player to move may play; empty outside the play phase.
 
@@ -344,10 +406,12 @@ class Game:
             self._legal = legal  # a cache: invisible to equality and to users
         return legal
 
-    def legal_actions(self) -> tuple[Play | Choose | Shove | Thank, ...]:
+    def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]:
         """Every action the player to move may take, as values for :meth:`apply`.
 
-        ``Thank`` is offered to the mover's team whenever thanking is allowed (RULES.md R9.2a).
+        ``Thank`` is offered to the mover's team whenever thanking is allowed (RULES.md R9.2a),
+        and under ``weis_declaration=MANUAL`` each non-empty choice of the mover's Weis while
+        it may declare.
 
         >>> import jass
         >>> g = Game.new(jass.rules.TOURNAMENT_12, seed=1).deal()
@@ -355,9 +419,14 @@ class Game:
         [36, 37, 38, 39, 40, 41, 43]
         """
         phase = self._phase
-        actions: list[Play | Choose | Shove | Thank]
+        actions: list[Play | Choose | Shove | DeclareWeis | Thank]
         if phase is _PLAY:
             actions = [PLAY_ACTIONS[c] for c in self.legal_moves()]
+            if self._may_declare():
+                found = find_weis(self._hands[self._to_move], self._ctx.rules)
+                for mask in range(1, 1 << len(found)):
+                    chosen = tuple(w for i, w in enumerate(found) if mask >> i & 1)
+                    actions.append(DeclareWeis(chosen))
         elif phase is Phase.CHOOSE:
             allowed = self._ctx.rules.contracts
             actions = [Choose(c) for c in Contract.all() if c in allowed]
@@ -384,6 +453,8 @@ class Game:
             return self.choose(action.contract)
         if isinstance(action, Shove):
             return self.shove()
+        if isinstance(action, DeclareWeis):
+            return self.declare_weis(action.weis)
         if isinstance(action, Thank):
             return self.thank(action.team)
         if isinstance(action, Deal):
@@ -416,6 +487,7 @@ class Game:
                 dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, cards)
         game = self._copy()
         game._ctx = ctx.with_hand(Hand(number, _SEATS[dealer], cards, scores_before=self._scores))
+        game._ev = NO_EVENTS
         game._phase = Phase.CHOOSE
         game._to_move = (dealer + 1) & 3
         game._hands = cards
@@ -475,8 +547,8 @@ class Game:
             )
         hand = self._ctx.hand
         assert hand is not None  # noqa: S101
-        game = self._copy()
         chooser = _SEATS[self._to_move]
+        game = self._copy()
         game._ctx = self._ctx.with_hand(
             Hand(
                 hand.number,
@@ -491,6 +563,8 @@ class Game:
         game._phase = _PLAY
         game._to_move = game._leader = (hand.dealer + 1) & 3
         game._history = (self._history, action)
+        if game._ctx.stoeck_seat >= 0 and game._ctx.claim_stoeck:
+            game._credit_step([], game._ctx.hand_step)  # Stöck that finish at once (R9.4)
         return game
 
     def play(self, card: Card | str) -> Game:
@@ -510,14 +584,15 @@ class Game:
         seat = self._to_move
         hands = self._hands
         hand = hands[seat]
+        ctx = self._ctx
         legal = self._legal
         if legal is None:
-            ctx = self._ctx
             legal = legal_cards(hand, self._trick, ctx.contract, ctx.rules)
         if not (legal >> card) & 1:
             self._refuse_card(card)
         game = object.__new__(Game)
-        game._ctx = self._ctx
+        game._ctx = ctx
+        game._ev = self._ev
         game._phase = _PLAY
         left = _new_set(CardSet, (1 << card) ^ hand)
         game._hands = (
@@ -536,18 +611,83 @@ class Game:
         game._tricks = self._tricks
         game._scores = self._scores
         trick = (*self._trick, card)
-        if len(trick) < 4:
-            game._trick = trick
-            game._to_move = (seat + 1) & 3
-            return game
-        self._finish_trick(game, trick)  # type: ignore[arg-type]
+        game._trick = trick
+        game._to_move = (seat + 1) & 3
+        if ctx.manual_weis and self._may_declare():
+            # Playing the first card of trick 1 undeclared declares nothing (R7.7).
+            declared = list(self._ev.declared)
+            declared[seat] = ()
+            game._ev = game._ev._replace(declared=tuple(declared))
+        if (
+            ctx.stoeck_mask >> card & 1
+            and seat == ctx.stoeck_seat
+            and not left & ctx.stoeck_mask  # the second of trump King and Queen (R8.1)
+            and not self._ev.stoeck_done
+        ):
+            game._credit_step(
+                [(ScoringEvent.STOECK, seat & 1, STOECK_POINTS)],
+                ctx.hand_step + self._tricks[0] + self._tricks[1],
+            )
+            if game._ctx.outcome is not None:
+                return game
+        if len(trick) == 4:
+            self._finish_trick(game, trick)
+        return game
+
+    def declare_weis(self, weis: Any = ()) -> Game:
+        """Declare Weis before playing the first card of trick 1 (``weis_declaration=MANUAL``).
+
+        ``weis`` is any choice of the Weis :func:`~jass.find_weis` finds in the mover's hand;
+        undeclared Weis never score (RULES.md R7.7).
+
+        >>> import jass
+        >>> manual = jass.rules.SCHIEBER.evolve(weis_declaration="MANUAL")
+        >>> g = Game.new(manual, seed=4).deal().choose("obenabe")
+        >>> g = g.declare_weis(jass.find_weis(g.hands[g.to_move])[:1])
+        >>> g.declared_weis[g.to_move] is not None
+        True
+        """
+        if isinstance(weis, Weis):
+            weis = (weis,)
+        try:
+            chosen = tuple(weis)
+        except TypeError:
+            raise InvalidInputError(f"declare_weis takes Weis values, got {weis!r}") from None
+        action = DeclareWeis(chosen)
+        if self._phase is not _PLAY:
+            self._refuse(action, IllegalReason.WRONG_PHASE, "declare Weis")
+        ctx = self._ctx
+        if not self._may_declare():
+            why = (
+                "this rule set has no Weis"
+                if not ctx.rules.weis
+                else "Weis are declared automatically (weis_declaration=AUTO)"
+                if ctx.rules.weis_declaration is WeisDeclaration.AUTO
+                else "Weis are declared only before one's first card of trick 1, once"
+            )
+            self._refuse(action, IllegalReason.WEIS_NOT_DECLARABLE, f"cannot declare Weis: {why}")
+        found = find_weis(self._hands[self._to_move], ctx.rules)
+        for index, item in enumerate(chosen):
+            if item not in found or item in chosen[:index]:
+                self._refuse(
+                    action,
+                    IllegalReason.WEIS_NOT_IN_HAND,
+                    f"cannot declare {item}: the Weis of seat {self._to_move} are "
+                    + (", ".join(str(w) for w in found) or "none"),
+                )
+        game = self._copy()
+        declared = list(self._ev.declared)
+        declared[self._to_move] = chosen
+        game._ev = self._ev._replace(declared=tuple(declared))
+        game._history = (self._history, action)
         return game
 
     def thank(self, team: Team | int) -> Game:
         """Team ``team`` thanks: it claims the target (RULES.md R9.2). True wins, false loses.
 
-        Counted are the running totals with this hand's credited tricks; the cards of an
-        incomplete trick never count.
+        Counted are the running totals with this hand's credited events, and Stöck that may be
+        shown to finish (R9.4); the cards of an incomplete trick never count. If both teams
+        reached the target within the current scoring step, the ausmach order decides.
 
         >>> g = Game.new(seed=1).deal().thank(Team(0))
         >>> g.is_over, g.winner, g.result.reason.name
@@ -571,30 +711,33 @@ class Game:
                     else "end_mode=END_OF_HAND decides the game at the end of a hand"
                 ),
             )
-        reached = self._scores[team] >= ctx.rules.target
         game = self._copy()
         game._history = (self._history, action)
-        game._end(
-            team if reached else team.other,
-            EndReason.THANKED if reached else EndReason.FALSE_THANK,
-        )
+        target = ctx.rules.target
+        step = self._current_step()
+        if self._scores[team] < target and self._stoeck_claimable(team):
+            stoeck = STOECK_POINTS * ctx.multiplier
+            if self._scores[team] + stoeck >= target:
+                game._credit_step([(ScoringEvent.STOECK, int(team), STOECK_POINTS)], step)
+                if game._ctx.outcome is not None:  # AUTO: the claim itself ended the game
+                    return game
+        reached = game._ctx.reached
+        mine, theirs = reached[team], reached[team.other]
+        if game._scores[team] < target:
+            game._end(team.other, EndReason.FALSE_THANK)
+        elif mine is not None and theirs is not None and mine[0] == theirs[0] == step:
+            first = team if mine[1] < theirs[1] else team.other
+            game._end(first, EndReason.THANKED, self._event_of(first, game._ctx))
+        else:
+            game._end(team, EndReason.THANKED, self._event_of(team, game._ctx))
         return game
-
-    def declare_weis(self, *weis: object) -> Game:  # noqa: ARG002
-        """Declare Weis by hand. Not supported yet: Weis come in a later version.
-
-        >>> Game.new(seed=1).declare_weis()
-        Traceback (most recent call last):
-        ...
-        jass.errors.NotSupportedError: declaring Weis is not supported yet by jass 0.1
-        """
-        raise NotSupportedError("declaring Weis is not supported yet by jass 0.1")
 
     # --- equality -----------------------------------------------------------------------
 
     def _key(self) -> tuple[object, ...]:
         return (
             self._ctx.key(),
+            self._ev,
             self._phase,
             self._to_move,
             self._hands,
@@ -632,6 +775,16 @@ class Game:
         assert hand is not None  # noqa: S101
         return hand.shoves == 0 or (hand.shoves == 1 and self._ctx.rules.allow_shove_back)
 
+    def _may_declare(self) -> bool:
+        """Whether the mover may still declare Weis by hand (``MANUAL``, trick 1)."""
+        ctx = self._ctx
+        return (
+            ctx.manual_weis
+            and self._tricks == (0, 0)
+            and self._phase is _PLAY
+            and self._ev.declared[self._to_move] is None
+        )
+
     def _thank_allowed(self) -> bool:
         ctx = self._ctx
         return (
@@ -639,6 +792,32 @@ class Game:
             and ctx.rules.hands is None
             and ctx.rules.end_mode is not EndMode.END_OF_HAND
         )
+
+    def _stoeck_claimable(self, team: Team) -> bool:
+        """Whether ``team`` holds unscored Stöck it may show to finish (R9.4)."""
+        ctx = self._ctx
+        return (
+            ctx.rules.stoeck_claim_anytime_to_finish
+            and ctx.stoeck_seat >= 0
+            and ctx.stoeck_seat & 1 == team
+            and not self._ev.stoeck_done
+            and self._phase is _PLAY
+        )
+
+    def _current_step(self) -> int:
+        """The game-wide trick index of the latest scoring step (R9.2a c)."""
+        hand = self._ctx.hand
+        if hand is None:
+            return -1
+        completed = self._tricks[0] + self._tricks[1] if self._phase is not Phase.CHOOSE else 0
+        return max(self._ev.stoeck_step, 9 * hand.number + completed - 1)
+
+    @staticmethod
+    def _event_of(team: Team, ctx: HandContext) -> ScoringEvent | None:
+        reached = ctx.reached[team]
+        if reached is None:
+            return None
+        return next(event for event, rank in ctx.event_rank.items() if rank == reached[1])
 
     def _refuse(self, action: object, reason: IllegalReason, what: str) -> NoReturn:
         if reason is IllegalReason.WRONG_PHASE:
@@ -662,9 +841,7 @@ class Game:
     def _finish_trick(self, game: Game, trick: tuple[Card, Card, Card, Card]) -> None:
         """Credit a complete trick to ``game`` (a fresh copy), and the hand if it was the last."""
         ctx = self._ctx
-        contract = ctx.contract
-        rules = ctx.rules
-        keys = contract.win_keys[trick[0] // 9]  # trick_winner, inlined for speed
+        keys = ctx.contract.win_keys[trick[0] // 9]  # trick_winner, inlined for speed
         best = 0
         best_key = keys[trick[0]]
         for index in (1, 2, 3):
@@ -677,53 +854,41 @@ class Game:
         table = ctx.table
         points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
         tricks = (self._tricks[0] + 1 - team, self._tricks[1] + team)
+        completed = tricks[0] + tricks[1]
         game._trick = ()
         game._leader = game._to_move = winner
         game._tricks = tricks
-        if tricks[0] + tricks[1] < 9:
-            game._points = (
-                (self._points[0] + points, self._points[1])
-                if team == 0
-                else (self._points[0], self._points[1] + points)
-            )
-            credit = points * ctx.multiplier
-            game._scores = (
-                (self._scores[0] + credit, self._scores[1])
-                if team == 0
-                else (self._scores[0], self._scores[1] + credit)
-            )
-            target = ctx.auto_target
-            if target is not None and game._scores[team] >= target:
-                game._end(_TEAMS[team], EndReason.TARGET_REACHED)
-            return
-        points += 5
-        card_points = (
-            (self._points[0] + points, self._points[1])
+        taken = points + 5 if completed == 9 else points
+        game._points = (
+            (self._points[0] + taken, self._points[1])
             if team == 0
-            else (self._points[0], self._points[1] + points)
+            else (self._points[0], self._points[1] + taken)
         )
         hand = ctx.hand
         assert hand is not None  # noqa: S101
-        score = score_hand(contract, card_points, tricks, hand.declaring_team, rules)
+        game._credit_step(game._trick_events(winner, points, tricks), ctx.hand_step + completed - 1)
+        if completed < 9 or game._ctx.outcome is not None:
+            return
+        ctx = game._ctx
+        ev = game._ev
+        score = score_hand(
+            ctx.contract,
+            game._points,
+            tricks,
+            hand.declaring_team,
+            ctx.rules,
+            weis=ev.weis_credit,
+            stoeck=ev.stoeck_credit,
+        )
         before = hand.scores_before
-        game._points = card_points
         game._scores = (before[0] + score.totals[0], before[1] + score.totals[1])
-        game._ctx = HandContext(rules, ctx.seed, hand, (*ctx.results, score), None)
+        game._ctx = HandContext(ctx.rules, ctx.seed, hand, (*ctx.results, score), None, ctx.reached)
         game._phase = Phase.DEAL
         game._to_move = -1
         game._leader = -1
-        ending = end_after_hand(rules, game._scores, len(game._ctx.results), _TEAMS[team])
+        ending = end_after_hand(ctx.rules, game._scores, len(game._ctx.results))
         if ending is not None:
             game._end(*ending)
-
-    def _end(self, winner: Team | None, reason: EndReason) -> None:
-        """Mark this fresh copy as finished."""
-        ctx = self._ctx
-        started = len(ctx.results) + (0 if self._phase is Phase.DEAL else 1)
-        outcome = GameResult(winner, reason, self._scores, started)
-        self._ctx = HandContext(ctx.rules, ctx.seed, ctx.hand, ctx.results, outcome)
-        self._phase = Phase.OVER
-        self._to_move = -1
 
 
 def _as_card(card: object) -> Card:

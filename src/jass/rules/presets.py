@@ -31,8 +31,9 @@ SCHIEBER: Final = RuleSet()
 #: To 1000, single count, no Kreuzweis (S2; Swisslos 1000).
 SCHIEBER_1000: Final = SCHIEBER.evolve(target=1000, multipliers=Multipliers.FLAT, kreuzweis=False)
 
-#: The English Wikipedia / Parlett system (S3). Misère joins ``contracts`` once it exists.
+#: The English Wikipedia / Parlett system (S3), with Misère.
 TRADITIONAL: Final = SCHIEBER.evolve(
+    contracts=Contract.all(),
     multipliers=Multipliers.WIKIPEDIA_EN,
     small_weis=True,
     kreuzweis=False,

@@ -32,7 +32,7 @@ from jass.rules.options import (
 __all__ = ["STANDARD_CONTRACTS", "RuleSet"]
 
 #: The six contracts of RULES.md §2.
-STANDARD_CONTRACTS: Final = frozenset(Contract.all())
+STANDARD_CONTRACTS: Final = frozenset(Contract.standard())
 
 # Multiplier tuples are written (♥, ♦, ♠, ♣, OBENABE, UNDENUFE); contracts are numbered
 # (♠, ♥, ♦, ♣, OBENABE, UNDENUFE).
@@ -147,7 +147,7 @@ class RuleSet:
             if isinstance(self.multipliers, Multipliers)
             else self.multipliers
         )
-        by_contract = [0] * 6
+        by_contract = [1] * len(Contract.all())  # Misère is always x1 (R8.5)
         for position, contract_index in enumerate(_TABLE_TO_CONTRACT):
             by_contract[contract_index] = table[position]
         object.__setattr__(self, "_multiplier_by_contract", tuple(by_contract))

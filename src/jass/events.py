@@ -1,0 +1,202 @@
+"""Crediting scoring events: Stöck, Weis and tricks, in the ausmach order (RULES.md §8-§9).
+
+This is the part of :class:`~jass.Game` that turns a completed trick (or a Stöck) into points
+on the running totals, ends the game at the first event that reaches the target
+(``end_mode=AUTO``), claims Stöck that suffice to finish (R9.4), and decides thanks (R9.2a).
+It works on a fresh copy of a state, before that copy is handed out.
+
+>>> import jass
+>>> g = jass.Game.new(jass.rules.SCHIEBER.evolve(target=30), seed=2).deal().choose("obenabe")
+>>> while not g.is_over:
+...     g = g.play(g.legal_moves().cards()[0])
+>>> g.result.reason.name, g.result.event.name
+('TARGET_REACHED', 'TRICK')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from jass.hand import HandContext, HandEvents, Phase
+from jass.scoring import EndReason, GameResult, ScoringEvent, match_bonus, schneider
+from jass.seats import Team
+from jass.weis import Weis, WeisResult, find_weis, resolve_declared_weis
+
+if TYPE_CHECKING:
+    from jass.actions import Action
+    from jass.cards import Card, CardSet
+    from jass.dealing import DealtHands
+
+__all__ = ["STOECK_POINTS", "ScoringSteps"]
+
+#: Unmultiplied value of the Stöck (RULES.md R8.1).
+STOECK_POINTS: Final = 20
+_TEAMS: Final = tuple(Team)
+_STOECK: Final = ScoringEvent.STOECK
+_WEIS: Final = ScoringEvent.WEIS
+_TRICK: Final = ScoringEvent.TRICK
+
+#: One event of a scoring step: (kind, team credited, unmultiplied points).
+Event = tuple[ScoringEvent, int, int]
+
+
+class ScoringSteps:
+    """Mixin of :class:`~jass.Game`: the scoring events of a hand (internal).
+
+    >>> "_scores" in ScoringSteps.__slots__
+    True
+    """
+
+    # The fields of every game state (Game adds none).
+    __slots__ = (
+        "_ctx",
+        "_ev",
+        "_hands",
+        "_history",
+        "_leader",
+        "_legal",
+        "_phase",
+        "_points",
+        "_scores",
+        "_to_move",
+        "_trick",
+        "_tricks",
+    )
+
+    _ctx: HandContext
+    _ev: HandEvents
+    _phase: Phase
+    _to_move: int
+    _scores: tuple[int, int]
+    _hands: DealtHands
+    _trick: tuple[Card, ...]
+    _tricks: tuple[int, int]
+    _leader: int
+    _points: tuple[int, int]
+    _history: tuple[Any, Action] | None
+    _legal: CardSet | None
+
+    def _credit_step(self, events: list[Event], step: int) -> None:
+        """Credit one scoring step; ``step`` is the game-wide index of its trick."""
+        ctx = self._ctx
+        ev = self._ev
+        if ctx.claim_stoeck and ctx.stoeck_seat >= 0 and not ev.stoeck_done:
+            team = ctx.stoeck_seat & 1
+            gain = sum(points for _, credited, points in events if credited == team)
+            target = ctx.auto_target
+            if (
+                target is not None
+                and self._scores[team] + (STOECK_POINTS + gain) * ctx.multiplier >= target
+            ):
+                events = [(_STOECK, team, STOECK_POINTS), *events]  # shown to finish (R9.4)
+        if len(events) > 1:
+            events.sort(key=lambda event: ctx.event_rank[event[0]])
+        for kind, team, points in events:
+            self._credit(kind, team, points, step)
+            if self._ctx.outcome is not None:
+                return
+
+    def _credit(self, kind: ScoringEvent, team: int, points: int, step: int) -> None:
+        ctx = self._ctx
+        amount = points * ctx.multiplier
+        before = self._scores[team]
+        self._scores = (
+            (before + amount, self._scores[1])
+            if team == 0
+            else (
+                self._scores[0],
+                before + amount,
+            )
+        )
+        ev = self._ev
+        if kind is _WEIS:
+            credit = ev.weis_credit
+            self._ev = ev._replace(
+                weis_credit=(credit[0] + points, credit[1])
+                if team == 0
+                else (credit[0], credit[1] + points)
+            )
+        elif kind is _STOECK:
+            credit = ev.stoeck_credit
+            self._ev = ev._replace(
+                stoeck_done=True,
+                stoeck_step=step,
+                stoeck_credit=(credit[0] + points, credit[1])
+                if team == 0
+                else (credit[0], credit[1] + points),
+            )
+        target = ctx.reach_target
+        if target is not None and before < target <= before + amount:
+            reached = list(ctx.reached)
+            if reached[team] is None:
+                reached[team] = (step, ctx.event_rank[kind])
+                self._ctx = ctx = HandContext(
+                    ctx.rules, ctx.seed, ctx.hand, ctx.results, None, (reached[0], reached[1])
+                )
+            if ctx.auto_target is not None:
+                self._end(_TEAMS[team], EndReason.TARGET_REACHED, kind)
+
+    def _trick_events(self, winner: int, points: int, tricks: tuple[int, int]) -> list[Event]:
+        """The events of a completed trick: the trick, and the Weis where they fall due."""
+        ctx = self._ctx
+        team = winner & 1
+        completed = tricks[0] + tricks[1]
+        events: list[Event] = []
+        if completed == 9:
+            points += 5
+            if (tricks[0] == 9 or tricks[1] == 9) and not ctx.misere:
+                hand = ctx.hand
+                assert hand is not None  # noqa: S101
+                points += match_bonus(team == hand.declaring_team, ctx.rules)
+        events.append((_TRICK, team ^ ctx.misere, points))
+        if not ctx.weis_on:
+            return events
+        ev = self._ev
+        if completed == 1:
+            result = self._resolve_weis()
+            self._ev = ev = ev._replace(weis=result)
+            if result.winner is not None:
+                weis_team = result.winner & 1
+                if ctx.rules.weis_requires_trick and weis_team != team:
+                    self._ev = ev._replace(weis_pending=weis_team)
+                else:
+                    events.append((_WEIS, weis_team, result.points[weis_team]))
+        elif ev.weis_pending == team:
+            assert ev.weis is not None  # noqa: S101
+            self._ev = ev._replace(weis_pending=-1)
+            events.append((_WEIS, team, ev.weis.points[team]))
+        return events
+
+    def _resolve_weis(self) -> WeisResult:
+        ctx = self._ctx
+        hand = ctx.hand
+        assert hand is not None  # noqa: S101
+        declared = self._ev.declared
+        lists: list[tuple[Weis, ...]] = []
+        for seat in range(4):
+            chosen = declared[seat]  # None: declared automatically, everything (AUTO)
+            lists.append(find_weis(hand.dealt[seat], ctx.rules) if chosen is None else chosen)
+        return resolve_declared_weis(lists, ctx.contract, hand.forehand, ctx.rules)
+
+    def _end(
+        self, winner: Team | None, reason: EndReason, event: ScoringEvent | None = None
+    ) -> None:
+        """Mark this fresh copy as finished."""
+        ctx = self._ctx
+        started = len(ctx.results) + (0 if self._phase is Phase.DEAL else 1)
+        reached_target = reason in (EndReason.TARGET_REACHED, EndReason.THANKED)
+        is_schneider = (
+            reached_target and winner is not None and schneider(ctx.rules, self._scores, winner)
+        )
+        outcome = GameResult(
+            winner,
+            reason,
+            self._scores,
+            started,
+            event,
+            is_schneider,
+            2 if is_schneider else 1,
+        )
+        self._ctx = HandContext(ctx.rules, ctx.seed, ctx.hand, ctx.results, outcome, ctx.reached)
+        self._phase = Phase.OVER
+        self._to_move = -1

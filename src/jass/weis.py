@@ -1,0 +1,318 @@
+"""Weis (melds): finding them in a hand, comparing them, and resolving who scores (RULES.md §7).
+
+A Weis is a sequence of three or more cards of one suit in the natural order
+A K Q J 10 9 8 7 6 (also in trumps and in Undenufe), or four cards of one rank. The single
+best declared Weis at the table decides: its team scores every Weis of both partners, and the
+other team scores none.
+
+>>> from jass import CardSet
+>>> [str(w) for w in find_weis(CardSet.parse("JS QS KS AS 9H 9D 9C 9S 6C"))]
+['four 9s (150)', 'J-Q-K-A of spades (50)']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import attrs
+
+from jass.cards import CARDS, Card, CardSet, Rank, Suit
+from jass.contracts import Contract, ContractKind
+from jass.errors import InvalidInputError
+from jass.rules import SCHIEBER, RuleSet, WeisTie
+from jass.seats import Seat, Team
+
+__all__ = [
+    "Weis",
+    "WeisKind",
+    "WeisResult",
+    "best_weis",
+    "find_weis",
+    "resolve_declared_weis",
+    "resolve_weis",
+    "weis_key",
+]
+
+
+class WeisKind(enum.Enum):
+    """A sequence (*Blatt*) or four of a kind.
+
+    >>> WeisKind.QUARTET.value
+    'quartet'
+    """
+
+    SEQUENCE = "sequence"
+    QUARTET = "quartet"
+
+
+_SEQUENCE_BIG: Final = {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300}
+_SEQUENCE_SMALL: Final = {3: 20, 4: 50, 5: 100, 6: 100, 7: 100, 8: 100, 9: 100}
+_QUARTET_POINTS: Final = {Rank.JACK: 200, Rank.NINE: 150}
+_LOW_QUARTETS: Final = frozenset({Rank.SIX, Rank.SEVEN, Rank.EIGHT})
+
+
+@attrs.frozen
+class Weis:
+    """One Weis: its kind, its cards, its points (unmultiplied) and its top card.
+
+    The top card of a sequence is its highest card in natural order; for a quartet it is the
+    spade of its rank.
+
+    >>> w = find_weis(CardSet.parse("9H 10H JH QH 6C"))[0]
+    >>> w.kind.name, w.points, w.top, len(w), w.suit
+    ('SEQUENCE', 50, Card.parse('QH'), 4, <Suit.HEARTS: 1>)
+    """
+
+    kind: WeisKind
+    cards: CardSet
+    points: int
+    top: Card
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit of a sequence; ``None`` for a quartet.
+
+        >>> find_weis(CardSet.parse("6S 6H 6D 6C"))[0].suit is None
+        True
+        """
+        return self.top.suit if self.kind is WeisKind.SEQUENCE else None
+
+    @property
+    def rank(self) -> Rank:
+        """The rank of a quartet, or the top rank of a sequence.
+
+        >>> find_weis(CardSet.parse("KS KH KD KC"))[0].rank
+        <Rank.KING: 7>
+        """
+        return self.top.rank
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __str__(self) -> str:
+        if self.kind is WeisKind.QUARTET:
+            return f"four {self.rank.label}s ({self.points})"
+        ranks = "-".join(card.rank.label for card in self.cards)
+        return f"{ranks} of {self.top.suit.name.lower()} ({self.points})"
+
+
+# Maximal runs of three or more set bits in each 9-bit suit pattern: (lowest rank, length).
+_RUNS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple(
+        (start, length)
+        for start in range(9)
+        for length in range(3, 10 - start)
+        if all(pattern >> r & 1 for r in range(start, start + length))
+        and not (start > 0 and pattern >> (start - 1) & 1)
+        and not (start + length < 9 and pattern >> (start + length) & 1)
+    )
+    for pattern in range(512)
+)
+
+
+def _sequence(suit: int, start: int, length: int, table: dict[int, int]) -> Weis:
+    bits = ((1 << length) - 1) << (9 * suit + start)
+    return Weis(
+        WeisKind.SEQUENCE, CardSet(bits), table[length], CARDS[9 * suit + start + length - 1]
+    )
+
+
+def _sequences(hand: int, ruleset: RuleSet) -> list[Weis]:
+    table = _SEQUENCE_SMALL if ruleset.small_weis else _SEQUENCE_BIG
+    found = []
+    for suit in range(4):
+        for start, length in _RUNS[(hand >> (9 * suit)) & 0x1FF]:
+            if length == 9 and ruleset.small_weis and ruleset.small_weis_split_long_runs:
+                # Nine in a row under small Weis: 100 from the Ace plus 50 from the 9 (R7.3).
+                found.append(_sequence(suit, 4, 5, table))
+                found.append(_sequence(suit, 0, 4, table))
+            else:
+                found.append(_sequence(suit, start, length, table))
+    return found
+
+
+def _quartets(hand: int, ruleset: RuleSet) -> list[Weis]:
+    found = []
+    for rank in Rank:
+        bits = sum(1 << (9 * suit + rank) for suit in range(4))
+        if hand & bits != bits or (ruleset.small_weis and rank in _LOW_QUARTETS):
+            continue
+        points = _QUARTET_POINTS.get(rank, 100)
+        found.append(Weis(WeisKind.QUARTET, CardSet(bits), points, CARDS[rank]))
+    return found
+
+
+def _neutral_key(weis: Weis, ruleset: RuleSet) -> tuple[int, ...]:
+    """A contract-free order: points, then the R7.9 length step, then natural height."""
+    return (weis.points, *_length_step(weis, ruleset), weis.rank, -weis.top)
+
+
+def _length_step(weis: Weis, ruleset: RuleSet) -> tuple[int, ...]:
+    if ruleset.weis_tie_sequence_vs_quartet is WeisTie.QUARTET_FIRST:
+        return (weis.kind is WeisKind.QUARTET, len(weis.cards))
+    return (len(weis.cards),)
+
+
+def find_weis(hand: CardSet, ruleset: RuleSet = SCHIEBER) -> tuple[Weis, ...]:
+    """Every Weis that ``hand`` may declare under ``ruleset``, best first (RULES.md R7.1-R7.5).
+
+    With ``kreuzweis`` a card may sit in one sequence and one quartet; without it the Weis are
+    the card-disjoint set with the most points, where only quartets split runs.
+
+    >>> from jass import rules
+    >>> hand = CardSet.parse("AH KH QH JH KS KD KC 6S 7S")
+    >>> [w.points for w in find_weis(hand)]
+    [100, 50]
+    >>> [w.points for w in find_weis(hand, rules.SCHIEBER.evolve(kreuzweis=False))]
+    [100]
+    """
+    bits = int(hand)
+    quartets = _quartets(bits, ruleset)
+    if ruleset.kreuzweis or not quartets:
+        found = quartets + _sequences(bits, ruleset)
+    else:
+        found = _best_disjoint(bits, quartets, ruleset)
+    return tuple(sorted(found, key=lambda w: _neutral_key(w, ruleset), reverse=True))
+
+
+def _best_disjoint(hand: int, quartets: list[Weis], ruleset: RuleSet) -> list[Weis]:
+    """Without Kreuzweis: the quartet choice that scores most; runs split only by quartets."""
+    best: list[Weis] = []
+    best_rank: tuple[object, ...] = ()
+    for mask in range(1 << len(quartets)):
+        chosen = [q for i, q in enumerate(quartets) if mask >> i & 1]
+        rest = hand
+        for quartet in chosen:
+            rest &= ~quartet.cards
+        candidate = chosen + _sequences(rest, ruleset)
+        top = max((_neutral_key(w, ruleset) for w in candidate), default=())
+        rank = (sum(w.points for w in candidate), top)
+        if rank > best_rank:
+            best, best_rank = candidate, rank
+    return best
+
+
+def weis_key(
+    weis: Weis, seat: Seat, contract: Contract, forehand: Seat, ruleset: RuleSet = SCHIEBER
+) -> tuple[int, ...]:
+    """The comparison key of R7.9: points, cards, height, trump, position; bigger wins.
+
+    Height is the top card for sequences and the rank for quartets, reversed in Undenufe
+    under ``undenufe_reverse_weis``; the trump step favours a sequence in trumps; position
+    favours the seat closer to the forehand.
+
+    >>> from jass import CardSet, Contract
+    >>> low = find_weis(CardSet.parse("7S 8S 9S"))[0]
+    >>> high = find_weis(CardSet.parse("8H 9H 10H"))[0]
+    >>> f = Seat(0)
+    >>> weis_key(high, Seat(1), Contract.OBENABE, f) > weis_key(low, Seat(2), Contract.OBENABE, f)
+    True
+    >>> weis_key(low, Seat(2), Contract.UNDENUFE, f) > weis_key(high, Seat(1), Contract.UNDENUFE, f)
+    True
+    """
+    height = int(weis.rank)
+    if contract.kind is ContractKind.UNDENUFE and ruleset.undenufe_reverse_weis:
+        height = -height
+    trump = weis.kind is WeisKind.SEQUENCE and weis.top.suit is contract.trump_suit
+    position = -((seat - forehand) & 3)
+    return (weis.points, *_length_step(weis, ruleset), height, trump, position)
+
+
+def best_weis(
+    declared: Sequence[Iterable[Weis]],
+    contract: Contract,
+    forehand: Seat,
+    ruleset: RuleSet = SCHIEBER,
+) -> tuple[Seat, Weis] | None:
+    """The seat with the single best declared Weis and that Weis, or ``None`` if none.
+
+    >>> from jass import CardSet, Contract
+    >>> declared = [[], find_weis(CardSet.parse("6D 7D 8D"))]
+    >>> seat, weis = best_weis(declared, Contract.OBENABE, Seat(0))
+    >>> seat, weis.points
+    (<Seat.S1: 1>, 20)
+    """
+    best: tuple[tuple[int, ...], Seat, Weis] | None = None
+    for index, weis_list in enumerate(declared):
+        seat = Seat(index)
+        for weis in weis_list:
+            key = weis_key(weis, seat, contract, forehand, ruleset)
+            if best is None or key > best[0]:
+                best = (key, seat, weis)
+    return None if best is None else (best[1], best[2])
+
+
+@attrs.frozen
+class WeisResult:
+    """The outcome of the Weis of one hand.
+
+    Attributes:
+        winner: the seat with the best Weis, or ``None`` when nobody declared one.
+        best: that Weis.
+        points: unmultiplied Weis points per team; only the winner's team scores.
+        declared: the Weis each seat declared, by seat.
+
+    >>> WeisResult(None, None, (0, 0), ((), (), (), ())).points
+    (0, 0)
+    """
+
+    winner: Seat | None
+    best: Weis | None
+    points: tuple[int, int]
+    declared: tuple[tuple[Weis, ...], tuple[Weis, ...], tuple[Weis, ...], tuple[Weis, ...]]
+
+    @property
+    def team(self) -> Team | None:
+        """The team that scores its Weis, or ``None``.
+
+        >>> WeisResult(None, None, (0, 0), ((), (), (), ())).team is None
+        True
+        """
+        return self.winner.team if self.winner is not None else None
+
+
+def resolve_declared_weis(
+    declared: Sequence[Iterable[Weis]],
+    contract: Contract,
+    forehand: Seat,
+    ruleset: RuleSet = SCHIEBER,
+) -> WeisResult:
+    """Resolve declared Weis (RULES.md R7.8): the best Weis's team scores all of its Weis.
+
+    >>> from jass import CardSet, Contract
+    >>> hands = [find_weis(CardSet.parse(h)) for h in ("6S 7S 8S", "9H 10H JH QH", "", "KC QC JC")]
+    >>> result = resolve_declared_weis(hands, Contract.OBENABE, Seat(0))
+    >>> result.winner, result.points
+    (<Seat.S1: 1>, (0, 70))
+    """
+    if len(declared) != 4:
+        raise InvalidInputError(f"Weis are declared by four seats, got {len(declared)}")
+    lists = tuple(tuple(weis_list) for weis_list in declared)
+    found = best_weis(lists, contract, forehand, ruleset)
+    if found is None:
+        return WeisResult(None, None, (0, 0), (lists[0], lists[1], lists[2], lists[3]))
+    seat, weis = found
+    team_points = sum(w.points for s in seat.team.seats for w in lists[s])
+    points = (team_points, 0) if seat.team is Team(0) else (0, team_points)
+    return WeisResult(seat, weis, points, (lists[0], lists[1], lists[2], lists[3]))
+
+
+def resolve_weis(
+    hands: Sequence[CardSet], contract: Contract, forehand: Seat, ruleset: RuleSet = SCHIEBER
+) -> WeisResult:
+    """Resolve the Weis of four hands, each declaring everything it holds.
+
+    ``hands`` are the hands as dealt, by seat.
+
+    >>> from jass import CardSet, Contract, Suit
+    >>> hands = [CardSet.parse(h) for h in ("6S 7S 8S 9S", "9H 10H JH", "AD KD QD", "")]
+    >>> resolve_weis(hands, Contract.trump(Suit.SPADES), Seat(0)).points  # 50 wins, with its 20
+    (70, 0)
+    """
+    if len(hands) != 4:
+        raise InvalidInputError(f"resolve_weis needs four hands, got {len(hands)}")
+    return resolve_declared_weis(
+        [find_weis(hand, ruleset) for hand in hands], contract, forehand, ruleset
+    )
