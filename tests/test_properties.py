@@ -158,7 +158,9 @@ def test_history_replays_to_an_equal_state(seed: int, rng: random.Random) -> Non
     ruleset = _no_end(rules.SCHIEBER)
     game = Game.new(ruleset, seed=seed)
     for _ in range(2):
-        game = play_hand(game.deal(), rng, rng.choice(Contract.standard()), shove=rng.random() < 0.5)[-1]
+        game = play_hand(
+            game.deal(), rng, rng.choice(Contract.standard()), shove=rng.random() < 0.5
+        )[-1]
     replayed = Game.new(ruleset, seed=seed)
     for action in game.history:
         replayed = replayed.apply(action)

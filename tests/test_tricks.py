@@ -293,7 +293,9 @@ def test_schieber_multipliers(contract: str, multiplier: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(min_value=0, max_value=2**32), st.sampled_from(Contract.standard()), st.booleans())
+@given(
+    st.integers(min_value=0, max_value=2**32), st.sampled_from(Contract.standard()), st.booleans()
+)
 def test_a_played_hand_is_worth_157(seed: int, contract: Contract, old_undenufe: bool) -> None:
     ruleset = OLD_UNDENUFE if old_undenufe else SCHIEBER
     game = Game.new(ruleset, seed=seed).deal().choose(contract)

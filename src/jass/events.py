@@ -6,7 +6,8 @@ on the running totals, ends the game at the first event that reaches the target
 It works on a fresh copy of a state, before that copy is handed out.
 
 >>> import jass
->>> g = jass.Game.new(jass.rules.SCHIEBER.evolve(target=30), seed=2).deal().choose("obenabe")
+>>> plain = jass.rules.SCHIEBER.evolve(target=30, weis=False, stoeck=False)
+>>> g = jass.Game.new(plain, seed=2).deal().choose("obenabe")
 >>> while not g.is_over:
 ...     g = g.play(g.legal_moves().cards()[0])
 >>> g.result.reason.name, g.result.event.name
@@ -80,17 +81,23 @@ class ScoringSteps:
         """Credit one scoring step; ``step`` is the game-wide index of its trick."""
         ctx = self._ctx
         ev = self._ev
-        if ctx.claim_stoeck and ctx.stoeck_seat >= 0 and not ev.stoeck_done:
+        facts = ctx.facts
+        if facts.claim_stoeck and ctx.stoeck_seat >= 0 and not ev.stoeck_done:
             team = ctx.stoeck_seat & 1
             gain = sum(points for _, credited, points in events if credited == team)
-            target = ctx.auto_target
+            target = facts.auto_target
             if (
                 target is not None
                 and self._scores[team] + (STOECK_POINTS + gain) * ctx.multiplier >= target
             ):
                 events = [(_STOECK, team, STOECK_POINTS), *events]  # shown to finish (R9.4)
         if len(events) > 1:
-            events.sort(key=lambda event: ctx.event_rank[event[0]])
+            rank = facts.event_rank
+            if len(events) == 2:
+                if rank[events[0][0]] > rank[events[1][0]]:
+                    events = [events[1], events[0]]
+            else:
+                events.sort(key=lambda event: rank[event[0]])
         for kind, team, points in events:
             self._credit(kind, team, points, step)
             if self._ctx.outcome is not None:
@@ -108,32 +115,46 @@ class ScoringSteps:
                 before + amount,
             )
         )
-        ev = self._ev
-        if kind is _WEIS:
-            credit = ev.weis_credit
-            self._ev = ev._replace(
-                weis_credit=(credit[0] + points, credit[1])
-                if team == 0
-                else (credit[0], credit[1] + points)
-            )
-        elif kind is _STOECK:
-            credit = ev.stoeck_credit
-            self._ev = ev._replace(
-                stoeck_done=True,
-                stoeck_step=step,
-                stoeck_credit=(credit[0] + points, credit[1])
-                if team == 0
-                else (credit[0], credit[1] + points),
-            )
-        target = ctx.reach_target
-        if target is not None and before < target <= before + amount:
-            reached = list(ctx.reached)
-            if reached[team] is None:
-                reached[team] = (step, ctx.event_rank[kind])
-                self._ctx = ctx = HandContext(
-                    ctx.rules, ctx.seed, ctx.hand, ctx.results, None, (reached[0], reached[1])
+        if kind is not _TRICK:
+            ev = self._ev
+            if kind is _WEIS:
+                credit = ev.weis_credit
+                weis = (
+                    (credit[0] + points, credit[1])
+                    if team == 0
+                    else (credit[0], credit[1] + points)
                 )
-            if ctx.auto_target is not None:
+                self._ev = HandEvents(
+                    ev.declared,
+                    ev.weis,
+                    weis,
+                    ev.stoeck_credit,
+                    ev.weis_pending,
+                    ev.stoeck_done,
+                    ev.stoeck_step,
+                )
+            else:
+                credit = ev.stoeck_credit
+                stoeck = (
+                    (credit[0] + points, credit[1])
+                    if team == 0
+                    else (credit[0], credit[1] + points)
+                )
+                self._ev = HandEvents(
+                    ev.declared,
+                    ev.weis,
+                    ev.weis_credit,
+                    stoeck,
+                    ev.weis_pending,
+                    True,
+                    step,  # noqa: FBT003
+                )
+        facts = ctx.facts
+        target = facts.reach_target
+        if target is not None and before < target <= before + amount:
+            if ctx.reached[team] is None:
+                self._ctx = ctx.with_reached(team, (step, facts.event_rank[kind]))
+            if facts.auto_target is not None:
                 self._end(_TEAMS[team], EndReason.TARGET_REACHED, kind)
 
     def _trick_events(self, winner: int, points: int, tricks: tuple[int, int]) -> list[Event]:
@@ -154,13 +175,22 @@ class ScoringSteps:
         ev = self._ev
         if completed == 1:
             result = self._resolve_weis()
-            self._ev = ev = ev._replace(weis=result)
+            pending = -1
             if result.winner is not None:
                 weis_team = result.winner & 1
                 if ctx.rules.weis_requires_trick and weis_team != team:
-                    self._ev = ev._replace(weis_pending=weis_team)
+                    pending = weis_team
                 else:
                     events.append((_WEIS, weis_team, result.points[weis_team]))
+            self._ev = HandEvents(
+                ev.declared,
+                result,
+                ev.weis_credit,
+                ev.stoeck_credit,
+                pending,
+                ev.stoeck_done,
+                ev.stoeck_step,
+            )
         elif ev.weis_pending == team:
             assert ev.weis is not None  # noqa: S101
             self._ev = ev._replace(weis_pending=-1)
@@ -197,6 +227,6 @@ class ScoringSteps:
             is_schneider,
             2 if is_schneider else 1,
         )
-        self._ctx = HandContext(ctx.rules, ctx.seed, ctx.hand, ctx.results, outcome, ctx.reached)
+        self._ctx = ctx.with_outcome(outcome)
         self._phase = Phase.OVER
         self._to_move = -1

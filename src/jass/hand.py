@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from typing import Final, NamedTuple
 
 import attrs
@@ -17,11 +18,11 @@ from jass.cards import Card, Rank
 from jass.contracts import Contract, ContractKind
 from jass.dealing import DealtHands
 from jass.rules import EndMode, RuleSet, WeisDeclaration
-from jass.scoring import GameResult, HandScore, event_order
+from jass.scoring import GameResult, HandScore, ScoringEvent, event_order
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
-__all__ = ["NO_EVENTS", "Hand", "HandContext", "HandEvents", "Phase", "Trick"]
+__all__ = ["NO_EVENTS", "GameFacts", "Hand", "HandContext", "HandEvents", "Phase", "Trick"]
 
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
@@ -140,12 +141,64 @@ class HandEvents(NamedTuple):
 NO_EVENTS: Final = HandEvents()
 
 
+class GameFacts:
+    """What a game's rule set and seed fix for its whole length, derived once (internal).
+
+    >>> import jass
+    >>> GameFacts.of(jass.rules.SCHIEBER, 1).auto_target
+    2500
+    """
+
+    __slots__ = (
+        "auto_target",
+        "claim_stoeck",
+        "event_rank",
+        "reach_target",
+        "rules",
+        "seed",
+    )
+
+    rules: RuleSet
+    seed: int
+    #: The target that counts at all (None in a fixed-length game), and the one that ends the
+    #: game at a scoring event (R9.3).
+    reach_target: int | None
+    auto_target: int | None
+    claim_stoeck: bool
+    event_rank: dict[ScoringEvent, int]
+
+    @classmethod
+    def of(cls, rules: RuleSet, seed: int) -> GameFacts:
+        """The facts of a game with ``rules`` and ``seed``."""
+        facts = object.__new__(cls)
+        facts.seed = seed
+        facts.rules, facts.reach_target, facts.auto_target, facts.claim_stoeck, facts.event_rank = (
+            _rule_facts(rules)
+        )
+        return facts
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_facts(
+    rules: RuleSet,
+) -> tuple[RuleSet, int | None, int | None, bool, dict[ScoringEvent, int]]:
+    reach_target = rules.target if rules.hands is None else None
+    auto = rules.end_mode is EndMode.AUTO
+    return (
+        rules,
+        reach_target,
+        reach_target if auto else None,
+        auto and rules.stoeck_claim_anytime_to_finish,
+        {event: rank for rank, event in enumerate(event_order(rules))},
+    )
+
+
 class HandContext:
     """The part of a game state that changes a few times per hand at most (internal).
 
     States share it, so that playing a card copies a handful of references only. Besides the
-    records it holds what is derived from them once: the contract's tables and multiplier, the
-    Stöck holder, and the targets that decide the end of the game.
+    records it holds what is derived from them once: the contract's tables and multiplier and
+    the Stöck holder.
 
     >>> import jass
     >>> jass.Game.new(seed=3).deal()._ctx.hand.number
@@ -153,43 +206,52 @@ class HandContext:
     """
 
     __slots__ = (
-        "auto_target",
-        "claim_stoeck",
         "contract",
-        "event_rank",
+        "facts",
         "hand",
         "hand_step",
         "manual_weis",
         "misere",
         "multiplier",
         "outcome",
-        "reach_target",
         "reached",
         "results",
         "rules",
-        "seed",
         "stoeck_mask",
         "stoeck_seat",
         "table",
         "weis_on",
     )
 
-    def __init__(
-        self,
-        rules: RuleSet,
-        seed: int,
-        hand: Hand | None,
-        results: tuple[HandScore, ...],
-        outcome: GameResult | None,
-        reached: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None),
-    ) -> None:
-        self.rules = rules
-        self.seed = seed
+    contract: Contract
+    facts: GameFacts
+    hand: Hand | None
+    hand_step: int
+    manual_weis: bool
+    misere: int
+    multiplier: int
+    outcome: GameResult | None
+    #: For each team, (game-wide trick index, event rank) of the event that reached the target.
+    reached: tuple[tuple[int, int] | None, tuple[int, int] | None]
+    results: tuple[HandScore, ...]
+    rules: RuleSet
+    stoeck_mask: int
+    stoeck_seat: int
+    table: tuple[int, ...]
+    weis_on: bool
+
+    def __init__(self, facts: GameFacts) -> None:
+        self.facts = facts
+        self.rules = facts.rules
+        self.results = ()
+        self.outcome = None
+        self.reached = (None, None)
+        self._derive(None)
+
+    def _derive(self, hand: Hand | None) -> None:
+        """Set the hand and what its contract fixes."""
+        rules = self.rules
         self.hand = hand
-        self.results = results
-        self.outcome = outcome
-        #: For each team, (game-wide trick index, event rank) of the event that reached the target.
-        self.reached = reached
         contract = hand.contract if hand is not None else None
         # A placeholder contract before one is named: read only in the PLAY phase.
         self.contract = contract if contract is not None else Contract.OBENABE
@@ -200,28 +262,62 @@ class HandContext:
         self.manual_weis = self.weis_on and rules.weis_declaration is WeisDeclaration.MANUAL
         #: The game-wide index of this hand's first trick: scoring steps count tricks.
         self.hand_step = 9 * hand.number if hand is not None else 0
-        # The target that counts at all (None in a fixed-length game), and the one that ends
-        # the game at a scoring event (R9.3).
-        self.reach_target = rules.target if rules.hands is None else None
-        auto = rules.end_mode is EndMode.AUTO
-        self.auto_target = self.reach_target if auto else None
-        self.claim_stoeck = auto and rules.stoeck_claim_anytime_to_finish
-        self.event_rank = {event: rank for rank, event in enumerate(event_order(rules))}
         # The seat holding trump King and Queen, and their mask (RULES.md R8.1).
         self.stoeck_seat = -1
         self.stoeck_mask = 0
-        if rules.stoeck and contract is not None and contract.trump_suit is not None and hand:
+        if rules.stoeck and hand is not None and contract is not None and contract.is_trump:
             suit = contract.trump_suit
+            assert suit is not None  # noqa: S101
             pair = 1 << (9 * suit + Rank.KING) | 1 << (9 * suit + Rank.QUEEN)
             for seat in range(4):
                 if hand.dealt[seat] & pair == pair:
                     self.stoeck_seat = seat
                     self.stoeck_mask = pair
 
+    def _clone(self) -> HandContext:
+        new = object.__new__(HandContext)
+        new.contract = self.contract
+        new.facts = self.facts
+        new.hand = self.hand
+        new.hand_step = self.hand_step
+        new.manual_weis = self.manual_weis
+        new.misere = self.misere
+        new.multiplier = self.multiplier
+        new.outcome = self.outcome
+        new.reached = self.reached
+        new.results = self.results
+        new.rules = self.rules
+        new.stoeck_mask = self.stoeck_mask
+        new.stoeck_seat = self.stoeck_seat
+        new.table = self.table
+        new.weis_on = self.weis_on
+        return new
+
     def with_hand(self, hand: Hand) -> HandContext:
         """The same context for another :class:`Hand` record."""
-        return HandContext(self.rules, self.seed, hand, self.results, self.outcome, self.reached)
+        new = self._clone()
+        new._derive(hand)
+        return new
+
+    def with_result(self, score: HandScore) -> HandContext:
+        """The context after a hand is scored."""
+        new = self._clone()
+        new.results = (*self.results, score)
+        return new
+
+    def with_outcome(self, outcome: GameResult) -> HandContext:
+        """The context of a finished game."""
+        new = self._clone()
+        new.outcome = outcome
+        return new
+
+    def with_reached(self, team: int, record: tuple[int, int]) -> HandContext:
+        """The context after ``team`` first reached the target, at ``record``."""
+        new = self._clone()
+        new.reached = (record, self.reached[1]) if team == 0 else (self.reached[0], record)
+        return new
 
     def key(self) -> tuple[object, ...]:
         """What equality and hashing of a state compare (the rest is derived)."""
-        return (self.rules, self.seed, self.hand, self.results, self.outcome, self.reached)
+        facts = self.facts
+        return (facts.rules, facts.seed, self.hand, self.results, self.outcome, self.reached)

@@ -28,7 +28,7 @@ from jass.contracts import Contract
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
 from jass.events import STOECK_POINTS, ScoringSteps
-from jass.hand import NO_EVENTS, Hand, HandContext, HandEvents, Phase, Trick
+from jass.hand import NO_EVENTS, GameFacts, Hand, HandContext, HandEvents, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_winner
 from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
 from jass.scoring import EndReason, GameResult, HandScore, ScoringEvent, end_after_hand, score_hand
@@ -94,7 +94,7 @@ class Game(ScoringSteps):
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         game = object.__new__(cls)
-        game._ctx = HandContext(ruleset, seed, None, (), None)
+        game._ctx = HandContext(GameFacts.of(ruleset, seed))
         game._ev = NO_EVENTS
         game._phase = Phase.DEAL
         game._to_move = -1
@@ -142,7 +142,7 @@ class Game(ScoringSteps):
         >>> Game.new(seed=42).seed
         42
         """
-        return self._ctx.seed
+        return self._ctx.facts.seed
 
     @property
     def phase(self) -> Phase:
@@ -479,12 +479,12 @@ class Game(ScoringSteps):
         last_dealer = ctx.hand.dealer if ctx.hand is not None else None
         if hands is not None:
             cards = check_deal(hands)
-            dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, cards)
+            dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, cards)
         else:
-            dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, None)
-            cards = seeded_deal(ctx.seed, number, (dealer + 1) & 3)
+            dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, None)
+            cards = seeded_deal(ctx.facts.seed, number, (dealer + 1) & 3)
             if dealer < 0:  # marker-card first hand: dealt as if seat 3 dealt (R3.7)
-                dealer = next_dealer(ctx.rules, ctx.seed, last_dealer, ctx.results, cards)
+                dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, cards)
         game = self._copy()
         game._ctx = ctx.with_hand(Hand(number, _SEATS[dealer], cards, scores_before=self._scores))
         game._ev = NO_EVENTS
@@ -563,7 +563,7 @@ class Game(ScoringSteps):
         game._phase = _PLAY
         game._to_move = game._leader = (hand.dealer + 1) & 3
         game._history = (self._history, action)
-        if game._ctx.stoeck_seat >= 0 and game._ctx.claim_stoeck:
+        if game._ctx.stoeck_seat >= 0 and game._ctx.facts.claim_stoeck:
             game._credit_step([], game._ctx.hand_step)  # Stöck that finish at once (R9.4)
         return game
 
@@ -621,7 +621,7 @@ class Game(ScoringSteps):
         if (
             ctx.stoeck_mask >> card & 1
             and seat == ctx.stoeck_seat
-            and not left & ctx.stoeck_mask  # the second of trump King and Queen (R8.1)
+            and not ctx.stoeck_mask & left  # the second of trump King and Queen (R8.1)
             and not self._ev.stoeck_done
         ):
             game._credit_step(
@@ -758,7 +758,7 @@ class Game(ScoringSteps):
 
     def __repr__(self) -> str:
         ctx = self._ctx
-        parts = [f"seed={ctx.seed}", self._phase.name]
+        parts = [f"seed={ctx.facts.seed}", self._phase.name]
         if ctx.hand is not None:
             parts.append(f"hand {ctx.hand.number}")
             if ctx.hand.contract is not None:
@@ -817,7 +817,8 @@ class Game(ScoringSteps):
         reached = ctx.reached[team]
         if reached is None:
             return None
-        return next(event for event, rank in ctx.event_rank.items() if rank == reached[1])
+        ranks = ctx.facts.event_rank
+        return next(event for event, rank in ranks.items() if rank == reached[1])
 
     def _refuse(self, action: object, reason: IllegalReason, what: str) -> NoReturn:
         if reason is IllegalReason.WRONG_PHASE:
@@ -866,7 +867,25 @@ class Game(ScoringSteps):
         )
         hand = ctx.hand
         assert hand is not None  # noqa: S101
-        game._credit_step(game._trick_events(winner, points, tricks), ctx.hand_step + completed - 1)
+        step = ctx.hand_step + completed - 1
+        ev = self._ev
+        if (
+            completed == 9
+            or (completed == 1 and ctx.weis_on)
+            or ev.weis_pending >= 0
+            or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not ev.stoeck_done)
+        ):
+            game._credit_step(game._trick_events(winner, points, tricks), step)
+        else:  # only the trick itself scores: _credit, inlined for speed
+            credited = team ^ ctx.misere
+            scores = self._scores
+            before = scores[credited]
+            after = before + points * ctx.multiplier
+            game._scores = (after, scores[1]) if credited == 0 else (scores[0], after)
+            target = ctx.facts.reach_target
+            if target is not None and before < target <= after:
+                game._scores = scores  # let _credit do the rare case, reach and end included
+                game._credit(ScoringEvent.TRICK, credited, points, step)
         if completed < 9 or game._ctx.outcome is not None:
             return
         ctx = game._ctx
@@ -880,9 +899,9 @@ class Game(ScoringSteps):
             weis=ev.weis_credit,
             stoeck=ev.stoeck_credit,
         )
-        before = hand.scores_before
-        game._scores = (before[0] + score.totals[0], before[1] + score.totals[1])
-        game._ctx = HandContext(ctx.rules, ctx.seed, hand, (*ctx.results, score), None, ctx.reached)
+        start = hand.scores_before
+        game._scores = (start[0] + score.totals[0], start[1] + score.totals[1])
+        game._ctx = ctx.with_result(score)
         game._phase = Phase.DEAL
         game._to_move = -1
         game._leader = -1

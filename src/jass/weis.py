@@ -13,6 +13,7 @@ other team scores none.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -51,6 +52,7 @@ _SEQUENCE_BIG: Final = {3: 20, 4: 50, 5: 100, 6: 150, 7: 200, 8: 250, 9: 300}
 _SEQUENCE_SMALL: Final = {3: 20, 4: 50, 5: 100, 6: 100, 7: 100, 8: 100, 9: 100}
 _QUARTET_POINTS: Final = {Rank.JACK: 200, Rank.NINE: 150}
 _LOW_QUARTETS: Final = frozenset({Rank.SIX, Rank.SEVEN, Rank.EIGHT})
+_SEATS: Final = tuple(Seat)
 
 
 @attrs.frozen
@@ -69,6 +71,18 @@ class Weis:
     cards: CardSet
     points: int
     top: Card
+    # Parts of the comparison key (R7.9), derived once: number of cards, natural height of the
+    # top card, trump suit index for sequences (-1 for quartets).
+    _length: int = attrs.field(init=False, eq=False, repr=False)
+    _height: int = attrs.field(init=False, eq=False, repr=False)
+    _suit: int = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        """Derive the parts of the comparison key."""
+        object.__setattr__(self, "_length", len(self.cards))
+        object.__setattr__(self, "_height", self.top % 9)
+        sequence = self.kind is WeisKind.SEQUENCE
+        object.__setattr__(self, "_suit", self.top // 9 if sequence else -1)
 
     @property
     def suit(self) -> Suit | None:
@@ -89,7 +103,7 @@ class Weis:
         return self.top.rank
 
     def __len__(self) -> int:
-        return len(self.cards)
+        return self._length
 
     def __str__(self) -> str:
         if self.kind is WeisKind.QUARTET:
@@ -119,40 +133,76 @@ def _sequence(suit: int, start: int, length: int, table: dict[int, int]) -> Weis
     )
 
 
-def _sequences(hand: int, ruleset: RuleSet) -> list[Weis]:
-    table = _SEQUENCE_SMALL if ruleset.small_weis else _SEQUENCE_BIG
-    found = []
+@functools.cache
+def _sequence_table(small: bool, split: bool) -> tuple[tuple[tuple[Weis, ...], ...], ...]:
+    """For each suit and each 9-bit pattern of it, its sequences (built once per variant)."""
+    table = _SEQUENCE_SMALL if small else _SEQUENCE_BIG
+    by_suit = []
     for suit in range(4):
-        for start, length in _RUNS[(hand >> (9 * suit)) & 0x1FF]:
-            if length == 9 and ruleset.small_weis and ruleset.small_weis_split_long_runs:
-                # Nine in a row under small Weis: 100 from the Ace plus 50 from the 9 (R7.3).
-                found.append(_sequence(suit, 4, 5, table))
-                found.append(_sequence(suit, 0, 4, table))
-            else:
-                found.append(_sequence(suit, start, length, table))
-    return found
+        patterns = []
+        for pattern in range(512):
+            found: list[Weis] = []
+            for start, length in _RUNS[pattern]:
+                if length == 9 and small and split:
+                    # Nine in a row under small Weis: 100 from the Ace plus 50 from the 9 (R7.3).
+                    found += (_sequence(suit, 4, 5, table), _sequence(suit, 0, 4, table))
+                else:
+                    found.append(_sequence(suit, start, length, table))
+            patterns.append(tuple(found))
+        by_suit.append(tuple(patterns))
+    return tuple(by_suit)
+
+
+class _SequenceTables(dict[tuple[bool, bool], tuple[tuple[tuple[Weis, ...], ...], ...]]):
+    """Sequence tables by (small_weis, small_weis_split_long_runs), built on first use."""
+
+    def __missing__(self, key: tuple[bool, bool]) -> tuple[tuple[tuple[Weis, ...], ...], ...]:
+        small, split = key
+        table = self[key] = _sequence_table(small=small, split=small and split)
+        return table
+
+
+_SEQUENCE_TABLES: Final = _SequenceTables()
+# Quartet of each rank (big and small Weis; None where small Weis has none).
+_QUARTETS: Final = {
+    small: tuple(
+        None
+        if small and rank in _LOW_QUARTETS
+        else Weis(
+            WeisKind.QUARTET,
+            CardSet(sum(1 << (9 * suit + rank) for suit in range(4))),
+            _QUARTET_POINTS.get(rank, 100),
+            CARDS[rank],
+        )
+        for rank in Rank
+    )
+    for small in (False, True)
+}
+
+
+def _sequences(hand: int, ruleset: RuleSet) -> list[Weis]:
+    table = _SEQUENCE_TABLES[ruleset.small_weis, ruleset.small_weis_split_long_runs]
+    return [
+        *table[0][hand & 0x1FF],
+        *table[1][(hand >> 9) & 0x1FF],
+        *table[2][(hand >> 18) & 0x1FF],
+        *table[3][(hand >> 27) & 0x1FF],
+    ]
 
 
 def _quartets(hand: int, ruleset: RuleSet) -> list[Weis]:
-    found = []
-    for rank in Rank:
-        bits = sum(1 << (9 * suit + rank) for suit in range(4))
-        if hand & bits != bits or (ruleset.small_weis and rank in _LOW_QUARTETS):
-            continue
-        points = _QUARTET_POINTS.get(rank, 100)
-        found.append(Weis(WeisKind.QUARTET, CardSet(bits), points, CARDS[rank]))
-    return found
+    common = hand & (hand >> 9) & (hand >> 18) & (hand >> 27) & 0x1FF  # ranks held four times
+    if not common:
+        return []
+    table = _QUARTETS[ruleset.small_weis]
+    return [q for rank, q in enumerate(table) if common >> rank & 1 and q is not None]
 
 
 def _neutral_key(weis: Weis, ruleset: RuleSet) -> tuple[int, ...]:
     """A contract-free order: points, then the R7.9 length step, then natural height."""
-    return (weis.points, *_length_step(weis, ruleset), weis.rank, -weis.top)
-
-
-def _length_step(weis: Weis, ruleset: RuleSet) -> tuple[int, ...]:
     if ruleset.weis_tie_sequence_vs_quartet is WeisTie.QUARTET_FIRST:
-        return (weis.kind is WeisKind.QUARTET, len(weis.cards))
-    return (len(weis.cards),)
+        return (weis.points, weis._suit < 0, weis._length, weis._height, -weis.top)
+    return (weis.points, weis._length, weis._height, -weis.top)
 
 
 def find_weis(hand: CardSet, ruleset: RuleSet = SCHIEBER) -> tuple[Weis, ...]:
@@ -169,11 +219,25 @@ def find_weis(hand: CardSet, ruleset: RuleSet = SCHIEBER) -> tuple[Weis, ...]:
     [100]
     """
     bits = int(hand)
-    quartets = _quartets(bits, ruleset)
-    if ruleset.kreuzweis or not quartets:
-        found = quartets + _sequences(bits, ruleset)
+    if not bits & (bits >> 9) & (bits >> 18) & (bits >> 27) & 0x1FF:  # no quartet: fast path
+        table = _SEQUENCE_TABLES[ruleset.small_weis, ruleset.small_weis_split_long_runs]
+        runs = (
+            table[0][bits & 0x1FF]
+            + table[1][(bits >> 9) & 0x1FF]
+            + table[2][(bits >> 18) & 0x1FF]
+            + table[3][bits >> 27]
+        )
+        if len(runs) < 2:
+            return runs
+        found = list(runs)
     else:
-        found = _best_disjoint(bits, quartets, ruleset)
+        quartets = _quartets(bits, ruleset)
+        if ruleset.kreuzweis or not quartets:
+            found = quartets + _sequences(bits, ruleset)
+        else:
+            found = _best_disjoint(bits, quartets, ruleset)
+    if len(found) < 2:
+        return tuple(found)
     return tuple(sorted(found, key=lambda w: _neutral_key(w, ruleset), reverse=True))
 
 
@@ -212,12 +276,14 @@ def weis_key(
     >>> weis_key(low, Seat(2), Contract.UNDENUFE, f) > weis_key(high, Seat(1), Contract.UNDENUFE, f)
     True
     """
-    height = int(weis.rank)
+    height = weis._height
     if contract.kind is ContractKind.UNDENUFE and ruleset.undenufe_reverse_weis:
         height = -height
-    trump = weis.kind is WeisKind.SEQUENCE and weis.top.suit is contract.trump_suit
+    trump = int(weis._suit == contract.trump_suit)  # trump_suit is None without trumps
     position = -((seat - forehand) & 3)
-    return (weis.points, *_length_step(weis, ruleset), height, trump, position)
+    if ruleset.weis_tie_sequence_vs_quartet is WeisTie.QUARTET_FIRST:
+        return (weis.points, weis._suit < 0, weis._length, height, trump, position)
+    return (weis.points, weis._length, height, trump, position)
 
 
 def best_weis(
@@ -234,14 +300,13 @@ def best_weis(
     >>> seat, weis.points
     (<Seat.S1: 1>, 20)
     """
-    best: tuple[tuple[int, ...], Seat, Weis] | None = None
-    for index, weis_list in enumerate(declared):
-        seat = Seat(index)
+    best: tuple[tuple[int, ...], int, Weis] | None = None
+    for seat, weis_list in enumerate(declared):
         for weis in weis_list:
-            key = weis_key(weis, seat, contract, forehand, ruleset)
+            key = weis_key(weis, seat, contract, forehand, ruleset)  # type: ignore[arg-type]
             if best is None or key > best[0]:
                 best = (key, seat, weis)
-    return None if best is None else (best[1], best[2])
+    return None if best is None else (_SEATS[best[1]], best[2])
 
 
 @attrs.frozen
@@ -289,14 +354,21 @@ def resolve_declared_weis(
     """
     if len(declared) != 4:
         raise InvalidInputError(f"Weis are declared by four seats, got {len(declared)}")
-    lists = tuple(tuple(weis_list) for weis_list in declared)
+    lists = (
+        declared[0] if type(declared[0]) is tuple else tuple(declared[0]),
+        declared[1] if type(declared[1]) is tuple else tuple(declared[1]),
+        declared[2] if type(declared[2]) is tuple else tuple(declared[2]),
+        declared[3] if type(declared[3]) is tuple else tuple(declared[3]),
+    )
+    if not (lists[0] or lists[1] or lists[2] or lists[3]):
+        return WeisResult(None, None, (0, 0), lists)
     found = best_weis(lists, contract, forehand, ruleset)
-    if found is None:
-        return WeisResult(None, None, (0, 0), (lists[0], lists[1], lists[2], lists[3]))
+    assert found is not None  # noqa: S101
     seat, weis = found
-    team_points = sum(w.points for s in seat.team.seats for w in lists[s])
-    points = (team_points, 0) if seat.team is Team(0) else (0, team_points)
-    return WeisResult(seat, weis, points, (lists[0], lists[1], lists[2], lists[3]))
+    team = seat & 1
+    team_points = sum(w.points for w in lists[team]) + sum(w.points for w in lists[team + 2])
+    points = (team_points, 0) if team == 0 else (0, team_points)
+    return WeisResult(seat, weis, points, lists)
 
 
 def resolve_weis(

@@ -122,8 +122,9 @@ class RuleSet:
     stoeck_claim_anytime_to_finish: bool = True
     end_mode: EndMode = EndMode.AUTO
     schneider: bool = False
-    # Multiplier per contract index, derived once.
+    # Multiplier per contract index, and the hash, derived once.
     _multiplier_by_contract: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    _hash: int = attrs.field(init=False, eq=False, repr=False)
 
     def __init__(self, **options: Unpack[RuleSetOptions]) -> None:
         """Build a rule set from the ``SCHIEBER`` defaults and the options given."""
@@ -151,6 +152,7 @@ class RuleSet:
         for position, contract_index in enumerate(_TABLE_TO_CONTRACT):
             by_contract[contract_index] = table[position]
         object.__setattr__(self, "_multiplier_by_contract", tuple(by_contract))
+        object.__setattr__(self, "_hash", hash(tuple(self.options().values())))
 
     def evolve(self, **changes: Unpack[RuleSetOptions]) -> RuleSet:
         """A copy with ``changes`` applied; unknown options and bad values raise.
@@ -213,6 +215,12 @@ class RuleSet:
         return contract in self.contracts
 
 
+def _cached_hash(self: RuleSet) -> int:
+    return self._hash
+
+
+# Rule sets are dict keys in hot paths (caches, game states): hash once, at construction.
+RuleSet.__hash__ = _cached_hash  # type: ignore[method-assign,assignment]
 _OPTION_NAMES: Final = frozenset(RuleSet.option_names())
 
 
