@@ -146,8 +146,8 @@ class ScoringSteps:
                     ev.weis_credit,
                     stoeck,
                     ev.weis_pending,
-                    True,
-                    step,  # noqa: FBT003
+                    True,  # noqa: FBT003  (stoeck_done, positional for speed)
+                    step,
                 )
         facts = ctx.facts
         target = facts.reach_target
