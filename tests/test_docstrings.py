@@ -8,15 +8,31 @@ import types
 from collections.abc import Iterator
 
 import jass
-from jass import dealing, rules, scoring
+from jass import (
+    actions,
+    cards,
+    contracts,
+    dealing,
+    errors,
+    events,
+    hand,
+    play,
+    rules,
+    scoring,
+    seats,
+    state,
+    weis,
+)
 
 
 def _public_callables() -> Iterator[tuple[str, object]]:
     seen: set[int] = set()
-    for module in (jass, rules, dealing, scoring):
+    modules = (jass, rules, actions, cards, contracts, dealing, errors, events, hand, play)
+    for module in (*modules, scoring, seats, state, weis):
         for name in module.__all__:
             value = getattr(module, name)
-            if id(value) in seen or not (inspect.isclass(value) or inspect.isfunction(value)):
+            is_class = isinstance(value, type) and not isinstance(value, types.GenericAlias)
+            if id(value) in seen or not (is_class or inspect.isfunction(value)):
                 continue
             seen.add(id(value))
             yield f"{module.__name__}.{name}", value

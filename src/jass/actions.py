@@ -19,8 +19,9 @@ from typing import Final, TypeAlias
 
 import attrs
 
-from jass.cards import CARDS, Card, CardSet
+from jass.cards import CARDS, Card, as_card
 from jass.contracts import Contract
+from jass.dealing import DealtHands, check_deal
 from jass.errors import InvalidInputError
 from jass.seats import Team
 from jass.weis import Weis
@@ -45,6 +46,10 @@ _THANK_BASE: Final = 44
 NUM_ACTIONS: Final = 46
 
 
+def _contract(value: Contract | str) -> Contract:
+    return Contract.parse(value)
+
+
 @attrs.frozen
 class Play:
     """Play ``card`` from the hand of the player to move.
@@ -53,7 +58,7 @@ class Play:
     Play(card=Card.parse('10D'))
     """
 
-    card: Card
+    card: Card = attrs.field(converter=as_card)
 
     @property
     def index(self) -> int:
@@ -73,7 +78,7 @@ class Choose:
     41
     """
 
-    contract: Contract
+    contract: Contract = attrs.field(converter=_contract)
 
     @property
     def index(self) -> int:
@@ -111,7 +116,7 @@ class Thank:
     45
     """
 
-    team: Team
+    team: Team = attrs.field(converter=Team)
 
     @property
     def index(self) -> int:
@@ -151,7 +156,7 @@ class Deal:
     'Deal'
     """
 
-    hands: tuple[CardSet, CardSet, CardSet, CardSet]
+    hands: DealtHands = attrs.field(converter=check_deal)
 
 
 #: Any action value accepted by :meth:`jass.Game.apply`.

@@ -33,6 +33,7 @@ __all__ = [
     "Rank",
     "Suit",
     "SuitPairing",
+    "as_card",
 ]
 
 
@@ -75,13 +76,13 @@ class Suit(enum.IntEnum):
         """
         return ("Schaufel", "Herz", "Ecken", "Kreuz")[self]
 
-    def swiss_name(self, pairing: SuitPairing | None = None) -> str:
+    def swiss_name(self, pairing: SuitPairing | str | None = None) -> str:
         """The Swiss-German suit that corresponds to this suit under ``pairing``.
 
         >>> Suit.CLUBS.swiss_name(), Suit.CLUBS.swiss_name(SuitPairing.WIKIPEDIA)
         ('Schellen', 'Eicheln')
         """
-        return (pairing or SuitPairing.SWISSLOS).swiss_names[self]
+        return SuitPairing.parse(pairing).swiss_names[self]
 
     @classmethod
     def parse(cls, text: str) -> Suit:
@@ -92,7 +93,7 @@ class Suit(enum.IntEnum):
         >>> Suit.parse("S"), Suit.parse("♣"), Suit.parse("Rosen")
         (<Suit.SPADES: 0>, <Suit.CLUBS: 3>, <Suit.HEARTS: 1>)
         """
-        suit = _SUIT_WORDS.get(text.strip().casefold())
+        suit = _SUIT_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
         if suit is None:
             raise InvalidInputError(f"cannot parse suit {text!r}")
         return suit
@@ -123,6 +124,22 @@ class SuitPairing(enum.Enum):
         """
         names: tuple[str, str, str, str] = self.value
         return names
+
+    @classmethod
+    def parse(cls, pairing: SuitPairing | str | None) -> SuitPairing:
+        """A pairing from its name (any case); ``None`` is the default, ``SWISSLOS``.
+
+        >>> SuitPairing.parse("parlett"), SuitPairing.parse(None)
+        (<SuitPairing.PARLETT: ...>, <SuitPairing.SWISSLOS: ...>)
+        """
+        if pairing is None:
+            return cls.SWISSLOS
+        if isinstance(pairing, cls):
+            return pairing
+        if isinstance(pairing, str) and pairing.strip().upper() in cls.__members__:
+            return cls[pairing.strip().upper()]
+        names = ", ".join(cls.__members__)
+        raise InvalidInputError(f"unknown suit pairing {pairing!r}; pairings: {names}")
 
 
 class Rank(enum.IntEnum):
@@ -170,7 +187,7 @@ class Rank(enum.IntEnum):
         >>> Rank.parse("k")
         <Rank.KING: 7>
         """
-        rank = _RANK_WORDS.get(text.strip().casefold())
+        rank = _RANK_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
         if rank is None:
             raise InvalidInputError(f"cannot parse rank {text!r}")
         return rank
@@ -184,12 +201,14 @@ _RANK_WORDS: Final[dict[str, Rank]] = {
     label.casefold(): Rank(i) for i, label in enumerate(_RANK_LABELS)
 }
 _RANK_WORDS.update({"t": Rank.TEN, "banner": Rank.TEN, "under": Rank.JACK, "ober": Rank.QUEEN})
+_RANK_WORDS.update({"ass": Rank.ACE, "as": Rank.ACE, "könig": Rank.KING, "koenig": Rank.KING})
 _SUIT_WORDS: Final[dict[str, Suit]] = {}
 for _suit in Suit:
     for _word in (_suit.letter, _suit.symbol, _suit.name, _suit.german_name):
         _SUIT_WORDS[_word.casefold()] = _suit
     _SUIT_WORDS[_suit.name.casefold().rstrip("s")] = _suit
-    _SUIT_WORDS[SuitPairing.SWISSLOS.swiss_names[_suit].casefold()] = _suit
+    _swiss = SuitPairing.SWISSLOS.swiss_names[_suit].casefold()
+    _SUIT_WORDS[_swiss] = _SUIT_WORDS[_swiss.removesuffix("n")] = _suit  # Rosen and Rose
 _SUIT_WORDS.update({"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS})
 _SUIT_WORDS.update({"pik": Suit.SPADES, "karo": Suit.DIAMONDS})
 
@@ -211,10 +230,22 @@ class Card(int):
 
     def __new__(cls, index: SupportsIndex) -> Self:
         """Return the card with index ``index`` (0-35)."""
-        value = int(index)
-        if not 0 <= value < 36:
-            raise InvalidInputError(f"card index {value!r} is outside 0-35")
-        return int.__new__(cls, value)
+        if isinstance(index, str):
+            raise InvalidInputError(f"Card() takes an index 0-35; use Card.parse({index!r})")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise InvalidInputError(f"card index must be an int 0-35, got {index!r}")
+        if not 0 <= index < 36:
+            raise InvalidInputError(f"card index {index!r} is outside 0-35")
+        return int.__new__(cls, index)
+
+    def __eq__(self, other: object) -> bool:
+        # A card is never equal to a card set, though both are ints.
+        return False if isinstance(other, CardSet) else int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return True if isinstance(other, CardSet) else int.__ne__(self, other)
+
+    __hash__ = int.__hash__
 
     @classmethod
     def of(cls, suit: Suit, rank: Rank) -> Card:
@@ -223,6 +254,8 @@ class Card(int):
         >>> Card.of(Suit.SPADES, Rank.ACE)
         Card.parse('AS')
         """
+        if not isinstance(suit, Suit) or not isinstance(rank, Rank):
+            raise InvalidInputError(f"Card.of takes a Suit and a Rank, got {suit!r}, {rank!r}")
         return CARDS[9 * suit + rank]
 
     @classmethod
@@ -279,10 +312,10 @@ class Card(int):
         """
         return _SUITS[self // 9].symbol + _RANK_LABELS[self % 9]
 
-    def swiss_name(self, pairing: SuitPairing | None = None) -> str:
+    def swiss_name(self, pairing: SuitPairing | str | None = None) -> str:
         """The Swiss-German name, suit first, under ``pairing`` (default ``SWISSLOS``).
 
-        >>> Card.parse("JH").swiss_name(), Card.parse("10C").swiss_name(SuitPairing.WIKIPEDIA)
+        >>> Card.parse("JH").swiss_name(), Card.parse("10C").swiss_name("WIKIPEDIA")
         ('Rosen Under', 'Eicheln Banner')
         """
         return f"{_SUITS[self // 9].swiss_name(pairing)} {_RANKS[self % 9].swiss_name}"
@@ -339,21 +372,24 @@ class CardSet(int):
     __slots__ = ()
 
     def __new__(cls, cards: SupportsIndex | Iterable[Card | str] = 0) -> Self:
-        """Build a set from a bitmask, or from cards (or card names)."""
-        if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes)):
+        """Build a set from a bitmask, one card, or cards (or card names)."""
+        if isinstance(cards, Card):
+            return int.__new__(cls, 1 << cards)
+        if isinstance(cards, str):
+            raise InvalidInputError(f"use CardSet.parse({cards!r}) to read card names")
+        if isinstance(cards, Iterable) and not isinstance(cards, bytes):
             bits = 0
             for card in cards:
-                bit = 1 << Card.parse(card) if isinstance(card, str) else 1 << _check_card(card)
+                bit = 1 << as_card(card)
                 if bits & bit:
                     raise InvalidInputError(f"card {CARDS[bit.bit_length() - 1]} appears twice")
                 bits |= bit
             return int.__new__(cls, bits)
-        if isinstance(cards, str):
-            raise InvalidInputError(f"use CardSet.parse({cards!r}) to read card names")
-        bits = int(cards)
-        if not 0 <= bits <= _FULL:
-            raise InvalidInputError(f"card set bitmask {bits!r} is outside 0 to 2**36 - 1")
-        return int.__new__(cls, bits)
+        if isinstance(cards, bool) or not isinstance(cards, int):
+            raise InvalidInputError(f"a card set is built from cards or a bitmask, got {cards!r}")
+        if not 0 <= cards <= _FULL:
+            raise InvalidInputError(f"card set bitmask {cards!r} is outside 0 to 2**36 - 1")
+        return int.__new__(cls, cards)
 
     @classmethod
     def parse(cls, text: str) -> CardSet:
@@ -364,6 +400,8 @@ class CardSet(int):
         ...
         jass.errors.InvalidInputError: card 10D appears twice in '10D, td'
         """
+        if not isinstance(text, str):
+            raise InvalidInputError(f"CardSet.parse reads a string like 'JH 9H', got {text!r}")
         bits = 0
         for token in re.split(r"[\s,;]+", text.strip()):
             if not token:
@@ -390,6 +428,8 @@ class CardSet(int):
         >>> CardSet.parse("JH 9H AS").suit(Suit.HEARTS)
         CardSet.parse('9H JH')
         """
+        if not isinstance(suit, Suit):
+            raise InvalidInputError(f"{suit!r} is not a Suit")
         return int.__new__(CardSet, self & SUIT_MASKS[suit])
 
     def cards(self) -> tuple[Card, ...]:
@@ -408,24 +448,39 @@ class CardSet(int):
         return int(self).bit_count()
 
     def __contains__(self, card: object) -> bool:
-        if isinstance(card, int) and 0 <= card < 36:
+        if isinstance(card, str):
+            card = Card.parse(card)
+        if isinstance(card, int) and not isinstance(card, (bool, CardSet)) and 0 <= card < 36:
             return bool(self >> card & 1)
         return False
 
     def __bool__(self) -> bool:
         return int(self) != 0
 
-    def __or__(self, other: int) -> CardSet:
-        return _checked(int.__or__(self, other), other)
+    def __eq__(self, other: object) -> bool:
+        # A card set equals its plain int bitmask, but never a Card.
+        return False if isinstance(other, Card) else int.__eq__(self, other)
 
-    def __and__(self, other: int) -> CardSet:
-        return int.__new__(CardSet, int.__and__(self, other))
+    def __ne__(self, other: object) -> bool:
+        return True if isinstance(other, Card) else int.__ne__(self, other)
 
-    def __xor__(self, other: int) -> CardSet:
-        return _checked(int.__xor__(self, other), other)
+    __hash__ = int.__hash__
 
-    def __sub__(self, other: int) -> CardSet:
-        return int.__new__(CardSet, int(self) & ~int(other))
+    def __or__(self, other: object) -> CardSet:
+        bits = _operand(other, strict=True)
+        return int.__new__(CardSet, int.__or__(self, bits))
+
+    def __and__(self, other: object) -> CardSet:
+        bits = _operand(other, strict=False)
+        return int.__new__(CardSet, int.__and__(self, bits))
+
+    def __xor__(self, other: object) -> CardSet:
+        bits = _operand(other, strict=True)
+        return int.__new__(CardSet, int.__xor__(self, bits))
+
+    def __sub__(self, other: object) -> CardSet:
+        bits = _operand(other, strict=True)
+        return int.__new__(CardSet, int(self) & ~bits)
 
     def __invert__(self) -> CardSet:
         return int.__new__(CardSet, _FULL ^ int(self))
@@ -440,16 +495,35 @@ class CardSet(int):
         return format(str(self), spec)
 
 
-def _checked(bits: int, other: int) -> CardSet:
-    if not 0 <= bits <= _FULL:
-        raise InvalidInputError(f"{other!r} is not a set of cards (bits beyond the 36 cards)")
-    return int.__new__(CardSet, bits)
+def _operand(other: object, *, strict: bool) -> int:
+    """The bitmask of a set operand: a card set, a card, or an int bitmask.
+
+    Any int mask may intersect a set (``&``, e.g. ``hand & ~trumps``); other operators need a
+    36-bit mask (``strict``).
+    """
+    if isinstance(other, Card):
+        return 1 << other
+    if isinstance(other, bool) or not isinstance(other, int):
+        # Raised here: returning NotImplemented would let int or float arithmetic take over.
+        raise InvalidInputError(f"{other!r} is not a card or a set of cards")
+    if strict and not 0 <= other <= _FULL:
+        raise InvalidInputError(f"{other!r} is not a set of cards (a bitmask of 36 bits)")
+    return other
 
 
-def _check_card(card: object) -> int:
-    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 36:
-        return card
-    raise InvalidInputError(f"{card!r} is not a card")
+def as_card(value: object) -> Card:
+    """A card from a :class:`Card`, its name, or its index 0-35.
+
+    >>> as_card("JH"), as_card(14), as_card(Card.parse("JH"))
+    (Card.parse('JH'), Card.parse('JH'), Card.parse('JH'))
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 36:
+        return CARDS[value]
+    raise InvalidInputError(f"{value!r} is not a card")
 
 
 #: The full deck.

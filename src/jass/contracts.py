@@ -81,6 +81,7 @@ class Contract:
     UNDENUFE: ClassVar[Contract]
     MISERE: ClassVar[Contract]
     _ALL: ClassVar[tuple[Contract, ...]]
+    _sealed: ClassVar[bool] = False  # True once the seven contracts are built
 
     kind: ContractKind
     trump_suit: Suit | None
@@ -260,6 +261,14 @@ class Contract:
         keys = self.win_keys[led]
         return keys[card] > keys[other]
 
+    def __setattr__(self, name: str, value: object) -> None:
+        if Contract._sealed:
+            raise AttributeError(f"contracts are immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"contracts are immutable: cannot delete {name!r}")
+
     def __repr__(self) -> str:
         if self.trump_suit is not None:
             return f"Contract.trump(Suit.{self.trump_suit.name})"
@@ -285,6 +294,7 @@ Contract._ALL = (
 Contract.OBENABE = Contract._ALL[4]
 Contract.UNDENUFE = Contract._ALL[5]
 Contract.MISERE = Contract._ALL[6]
+Contract._sealed = True
 _NAMED: Final[dict[str, Contract]] = {
     "obenabe": Contract.OBENABE,
     "obe": Contract.OBENABE,

@@ -89,6 +89,10 @@ class IllegalActionError(JassError, ValueError):
         self.action = action
         self.state = state
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable, so that it crosses process pools; the state stays behind.
+        return (type(self), (str(self), self.reason, self.action, None))
+
 
 class NotSupportedError(JassError, NotImplementedError):
     """A feature that this version of :mod:`jass` does not implement yet.

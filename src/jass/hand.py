@@ -22,7 +22,7 @@ from jass.scoring import GameResult, HandScore, ScoringEvent, event_order
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
-__all__ = ["NO_EVENTS", "GameFacts", "Hand", "HandContext", "HandEvents", "Phase", "Trick"]
+__all__ = ["Hand", "Phase", "Trick"]  # the rest is internal to the state machine
 
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)

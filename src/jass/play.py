@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from jass.cards import SUIT_MASKS, Card, CardSet, Suit
+from jass.cards import SUIT_MASKS, Card, CardSet, Suit, as_card
 from jass.contracts import Contract
 from jass.errors import IllegalReason, InvalidInputError
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
@@ -112,10 +112,12 @@ def trick_points(
     >>> trick_points([Card.parse("6D")], Contract.UNDENUFE, last=True)
     16
     """
+    if not isinstance(contract, Contract):
+        raise InvalidInputError(f"{contract!r} is not a Contract")
     table = contract.card_points(old_undenufe=ruleset.old_undenufe)
     points = 5 if last else 0
     for card in trick:
-        points += table[card]
+        points += table[as_card(card)]
     return points
 
 
@@ -136,6 +138,12 @@ def explain_illegal(
     >>> reason.name, text
     ('UNDERTRUMP', '9H is not allowed: you hold diamonds and 9H would undertrump JH')
     """
+    card = as_card(card)
+    if not isinstance(hand, CardSet) or not isinstance(contract, Contract):
+        raise InvalidInputError(
+            f"explain_illegal takes a CardSet and a Contract, got {hand!r}, {contract!r}"
+        )
+    trick = tuple(as_card(c) for c in trick)
     if not (hand >> card) & 1:
         return IllegalReason.NOT_IN_HAND, f"{card} is not in the hand ({_show(hand)})"
     if (legal_cards(hand, trick, contract, ruleset) >> card) & 1:
@@ -145,10 +153,12 @@ def explain_illegal(
     led_name = led.name.lower()
     trump_suit = contract.trump_suit
     if trump_suit is not None and led is trump_suit:
+        held = hand & contract.trump_mask
+        buur = " (only a lone Buur is exempt)" if held & contract.buur else ""
         return (
             IllegalReason.MUST_FOLLOW_TRUMP,
-            f"{card} is not allowed: {led_card} led trumps and you hold other trumps than the "
-            f"Buur ({_show(hand & contract.trump_mask)})",
+            f"{card} is not allowed: trumps were led ({led_card}) and you hold trumps"
+            f"{buur}: {_show(held)}",
         )
     top = _highest_trump(trick, contract)
     if trump_suit is not None and card // 9 == trump_suit and top is not None:

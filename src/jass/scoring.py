@@ -90,6 +90,21 @@ def score_hand(
     >>> score_hand(Contract.OBENABE, (0, 157), (0, 9), Team(0), rs).totals
     (0, 514)
     """
+    if not isinstance(contract, Contract):
+        raise InvalidInputError(f"{contract!r} is not a Contract")
+    if not isinstance(ruleset, RuleSet):
+        raise InvalidInputError(f"{ruleset!r} is not a RuleSet")
+    declaring_team = Team(declaring_team)
+    for name, pair in (("card_points", card_points), ("tricks", tricks)):
+        if (
+            not isinstance(pair, tuple)
+            or len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)
+        ):
+            raise InvalidInputError(f"{name} must be two non-negative ints, got {pair!r}")
+    for name, pair in (("weis", weis), ("stoeck", stoeck)):
+        if not isinstance(pair, tuple) or len(pair) != 2 or min(pair) < 0:
+            raise InvalidInputError(f"{name} must be two non-negative ints, got {pair!r}")
     if card_points[0] + card_points[1] != _ALL_CARD_POINTS or tricks[0] + tricks[1] != 9:
         raise InvalidInputError(
             f"a complete hand has 157 card points in 9 tricks, got {card_points} in {tricks}"
@@ -99,7 +114,7 @@ def score_hand(
     if contract.kind is ContractKind.MISERE:
         card_points = (card_points[1], card_points[0])
     elif match is not None:
-        bonus[match] = match_bonus(match is declaring_team, ruleset)
+        bonus[match] = match_bonus(match == declaring_team, ruleset)
     multiplier = ruleset.multiplier(contract)
     totals = (
         multiplier * (card_points[0] + bonus[0] + weis[0] + stoeck[0]),

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import enum
 
+from jass.errors import InvalidInputError
+
 __all__ = ["Seat", "Team"]
 
 
@@ -26,6 +28,10 @@ class Seat(enum.IntEnum):
     S1 = 1
     S2 = 2
     S3 = 3
+
+    @classmethod
+    def _missing_(cls, value: object) -> Seat:
+        raise InvalidInputError(f"{value!r} is not a seat: seats are 0-3")
 
     @property
     def next(self) -> Seat:
@@ -75,6 +81,10 @@ class Team(enum.IntEnum):
 
     T0 = 0
     T1 = 1
+
+    @classmethod
+    def _missing_(cls, value: object) -> Team:
+        raise InvalidInputError(f"{value!r} is not a team: teams are 0 and 1")
 
     @property
     def seats(self) -> tuple[Seat, Seat]:

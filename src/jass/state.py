@@ -23,7 +23,7 @@ from typing import Any, Final, NoReturn
 import attrs
 
 from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
-from jass.cards import CARDS, Card, CardSet
+from jass.cards import Card, CardSet, as_card
 from jass.contracts import Contract
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
@@ -77,6 +77,22 @@ class Game(ScoringSteps):
     _legal: CardSet | None
 
     # --- construction -------------------------------------------------------------------
+
+    def __init__(self) -> None:
+        """Refuse direct construction: a game starts with :meth:`new`."""
+        raise InvalidInputError("start a game with Game.new(ruleset, seed=...)")
+
+    def __copy__(self) -> Game:
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The action history is a linked list of pairs; pickle it flat, so that long games
+        # do not hit the recursion limit.
+        fields = tuple(getattr(self, name) for name in _FIELDS if name != "_history")
+        return (_restore, (fields, self.history))
 
     @classmethod
     def new(cls, ruleset: RuleSet = SCHIEBER, *, seed: int | None = None) -> Game:
@@ -578,7 +594,7 @@ class Game(ScoringSteps):
         jass.errors.IllegalActionError: ... is not in the hand of seat ...
         """
         if card.__class__ is not Card:
-            card = _as_card(card)
+            card = as_card(card)
         if self._phase is not _PLAY:
             self._refuse(PLAY_ACTIONS[card], IllegalReason.WRONG_PHASE, f"play {card}")
         seat = self._to_move
@@ -910,9 +926,18 @@ class Game(ScoringSteps):
             game._end(*ending)
 
 
-def _as_card(card: object) -> Card:
-    if isinstance(card, str):
-        return Card.parse(card)
-    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 36:
-        return CARDS[card]
-    raise InvalidInputError(f"{card!r} is not a card")
+_FIELDS: Final = ScoringSteps.__slots__
+
+
+def _restore(fields: tuple[object, ...], history: tuple[Action, ...]) -> Game:
+    """Rebuild a pickled :class:`Game` (see ``Game.__reduce__``)."""
+    game = object.__new__(Game)
+    values = iter(fields)
+    for name in _FIELDS:
+        if name != "_history":
+            object.__setattr__(game, name, next(values))
+    node: tuple[Any, Action] | None = None
+    for action in history:
+        node = (node, action)
+    game._history = node
+    return game

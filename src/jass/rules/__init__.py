@@ -27,7 +27,7 @@ from jass.rules.presets import (
     find_ruleset,
     preset_name,
 )
-from jass.rules.ruleset import STANDARD_CONTRACTS, RuleSet
+from jass.rules.ruleset import STANDARD_CONTRACTS, RuleSet, RuleSetOptions
 
 __all__ = [
     "BEGINNER",
@@ -44,6 +44,7 @@ __all__ = [
     "FirstHandRule",
     "Multipliers",
     "RuleSet",
+    "RuleSetOptions",
     "SuitPairing",
     "UndertrumpRule",
     "WeisDeclaration",

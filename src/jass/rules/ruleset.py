@@ -29,7 +29,7 @@ from jass.rules.options import (
     WeisTie,
 )
 
-__all__ = ["STANDARD_CONTRACTS", "RuleSet"]
+__all__ = ["STANDARD_CONTRACTS", "RuleSet", "RuleSetOptions"]
 
 #: The six contracts of RULES.md §2.
 STANDARD_CONTRACTS: Final = frozenset(Contract.standard())
@@ -250,7 +250,7 @@ def _enum_member(name: str, enum_type: type[enum.Enum], value: object) -> enum.E
         if member is not None:
             return member
     names = ", ".join(enum_type.__members__)
-    raise _bad(name, f"a {enum_type.__name__} ({names})", value)
+    raise _bad(name, f"one of {enum_type.__name__} {names}", value)
 
 
 def _positive_int(name: str, value: object) -> int:
@@ -276,7 +276,7 @@ def _check_multipliers(name: str, value: object) -> Multipliers | tuple[int, ...
         member = _enum_member(name, Multipliers, value)
         assert isinstance(member, Multipliers)  # noqa: S101  (narrowing only)
         return member
-    if isinstance(value, Iterable):
+    if isinstance(value, (tuple, list)):
         table = tuple(value)
         if len(table) == 6 and all(
             isinstance(m, int) and not isinstance(m, bool) and m > 0 for m in table
