@@ -82,7 +82,12 @@ class ScoringSteps:
         ctx = self._ctx
         ev = self._ev
         facts = ctx.facts
-        if facts.claim_stoeck and ctx.stoeck_seat >= 0 and not ev.stoeck_done:
+        if (
+            facts.claim_stoeck
+            and ctx.stoeck_seat >= 0
+            and not ev.stoeck_done
+            and events[:1] != [(_STOECK, ctx.stoeck_seat & 1, STOECK_POINTS)]  # already scoring
+        ):
             team = ctx.stoeck_seat & 1
             gain = sum(points for _, credited, points in events if credited == team)
             target = facts.auto_target
@@ -214,7 +219,11 @@ class ScoringSteps:
         """Mark this fresh copy as finished."""
         ctx = self._ctx
         started = len(ctx.results) + (0 if self._phase is Phase.DEAL else 1)
-        reached_target = reason in (EndReason.TARGET_REACHED, EndReason.THANKED)
+        reached_target = reason in (
+            EndReason.TARGET_REACHED,
+            EndReason.THANKED,
+            EndReason.END_OF_HAND_TARGET,
+        )
         is_schneider = (
             reached_target and winner is not None and schneider(ctx.rules, self._scores, winner)
         )

@@ -902,8 +902,9 @@ class Game(ScoringSteps):
             if target is not None and before < target <= after:
                 game._scores = scores  # let _credit do the rare case, reach and end included
                 game._credit(ScoringEvent.TRICK, credited, points, step)
-        if completed < 9 or game._ctx.outcome is not None:
+        if completed < 9:
             return
+        # The hand is complete: score it, even if its last trick ended the game.
         ctx = game._ctx
         ev = game._ev
         score = score_hand(
@@ -916,8 +917,14 @@ class Game(ScoringSteps):
             stoeck=ev.stoeck_credit,
         )
         start = hand.scores_before
-        game._scores = (start[0] + score.totals[0], start[1] + score.totals[1])
+        scores = (start[0] + score.totals[0], start[1] + score.totals[1])
+        if ctx.outcome is not None:
+            # The last trick ended the game: the hand counts if every event of it was credited.
+            if scores == game._scores:
+                game._ctx = ctx.with_result(score)
+            return
         game._ctx = ctx.with_result(score)
+        game._scores = scores
         game._phase = Phase.DEAL
         game._to_move = -1
         game._leader = -1
