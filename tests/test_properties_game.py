@@ -95,9 +95,9 @@ def test_every_hand_scores_157_or_257_and_exactly_the_weis_and_stoeck_held(
         if ruleset.weis:
             result = resolve_weis(hand.dealt, contract, hand.forehand, ruleset)
             expected_weis = result.points
-            if ruleset.weis_requires_trick and result.team is not None:
-                if score.tricks[result.team] == 0:
-                    expected_weis = (0, 0)
+            team = result.team
+            if ruleset.weis_requires_trick and team is not None and score.tricks[team] == 0:
+                expected_weis = (0, 0)
         assert score.weis == expected_weis
         holder = stoeck_holder(hand.dealt, contract) if ruleset.stoeck else None
         expected_stoeck = [0, 0]
