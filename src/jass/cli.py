@@ -85,23 +85,48 @@ def _play_hand(game: Game, rng: random.Random, swiss: SuitPairing | None) -> Gam
     while game.phase is Phase.PLAY:
         card = rng.choice(game.legal_moves().cards())
         shown.append(_show(card, swiss))
+        before = game
         game = game.play(card)
-        if not game.trick:  # the trick is complete
+        if game.stoeck is not None and before.stoeck is None:
+            print(f"  seat {int(game.stoeck)} shows Stöck (20)")
+        if not game.trick and game.tricks:  # the trick is complete
             trick = game.tricks[-1]
             print(
                 f"  trick {len(game.tricks)}: seat {int(trick.leader)} leads  "
                 f"{'  '.join(shown):<40} -> seat {int(trick.winner)} takes {trick.points}"
             )
             shown = []
+            if len(game.tricks) == 1:
+                _print_weis(game)
     if game.hand_results and len(game.hand_results) == number:
         score = game.hand_results[-1]
         match = f", match for team {int(score.match)}" if score.match is not None else ""
+        extras = "".join(
+            f", {name} {pair[0]} : {pair[1]}"
+            for name, pair in (("Weis", score.weis), ("Stöck", score.stoeck))
+            if any(pair)
+        )
         print(
-            f"Hand {number} score: team 0 {score.card_points[0]}, team 1 {score.card_points[1]}"
-            f" card points{match}, x{score.multiplier} -> {score.totals[0]} : {score.totals[1]};"
+            f"Hand {number} score: card points {score.card_points[0]} : {score.card_points[1]}"
+            f"{extras}{match}, x{score.multiplier} -> {score.totals[0]} : {score.totals[1]};"
             f" totals {game.scores[0]} : {game.scores[1]}"
         )
     return game
+
+
+def _print_weis(game: Game) -> None:
+    result = game.weis_result
+    if result is None or result.winner is None:
+        return
+    declared = ", ".join(
+        f"seat {seat}: {' + '.join(str(w.points) for w in weis)}"
+        for seat, weis in enumerate(result.declared)
+        if weis
+    )
+    shown = "; ".join(str(w) for w in game.shown_weis)
+    team = int(result.winner.team)
+    points = result.points[team]
+    print(f"  Weis declared ({declared}); team {team} scores {points}: {shown}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
