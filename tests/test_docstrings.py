@@ -38,7 +38,13 @@ def _public_callables() -> Iterator[tuple[str, object]]:
             yield f"{module.__name__}.{name}", value
             if not inspect.isclass(value):
                 continue
-            for attribute, member in vars(value).items():
+            inherited = {
+                attribute: member
+                for klass in reversed(value.__mro__)
+                if klass.__module__.startswith("jass")
+                for attribute, member in vars(klass).items()
+            }
+            for attribute, member in inherited.items():
                 if attribute.startswith("_") or isinstance(member, enum.Enum):
                     continue
                 function = member.fget if isinstance(member, property) else member

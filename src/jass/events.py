@@ -16,17 +16,16 @@ It works on a fresh copy of a state, before that copy is handed out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
-from jass.hand import HandContext, HandEvents, Phase
+from jass.hand import HandEvents, Phase
+from jass.readout import GameReadout
 from jass.scoring import EndReason, GameResult, ScoringEvent, match_bonus, schneider
 from jass.seats import Team
 from jass.weis import Weis, WeisResult, find_weis, resolve_declared_weis
 
 if TYPE_CHECKING:
-    from jass.actions import Action
-    from jass.cards import Card, CardSet
-    from jass.dealing import DealtHands
+    pass
 
 __all__ = ["STOECK_POINTS", "ScoringSteps"]
 
@@ -41,41 +40,14 @@ _TRICK: Final = ScoringEvent.TRICK
 Event = tuple[ScoringEvent, int, int]
 
 
-class ScoringSteps:
+class ScoringSteps(GameReadout):
     """Mixin of :class:`~jass.Game`: the scoring events of a hand (internal).
 
-    >>> "_scores" in ScoringSteps.__slots__
-    True
+    >>> ScoringSteps.__mro__[1].__name__
+    'GameReadout'
     """
 
-    # The fields of every game state (Game adds none).
-    __slots__ = (
-        "_ctx",
-        "_ev",
-        "_hands",
-        "_history",
-        "_leader",
-        "_legal",
-        "_phase",
-        "_points",
-        "_scores",
-        "_to_move",
-        "_trick",
-        "_tricks",
-    )
-
-    _ctx: HandContext
-    _ev: HandEvents
-    _phase: Phase
-    _to_move: int
-    _scores: tuple[int, int]
-    _hands: DealtHands
-    _trick: tuple[Card, ...]
-    _tricks: tuple[int, int]
-    _leader: int
-    _points: tuple[int, int]
-    _history: tuple[Any, Action] | None
-    _legal: CardSet | None
+    __slots__ = ()
 
     def _credit_step(self, events: list[Event], step: int) -> None:
         """Credit one scoring step; ``step`` is the game-wide index of its trick."""
