@@ -23,6 +23,7 @@ from jass.play import legal_cards, trick_winner
 from jass.rules import EndMode, RuleSet, WeisDeclaration
 from jass.scoring import GameResult, HandScore
 from jass.seats import Seat, Team
+from jass.view import PlayerView
 from jass.weis import Weis, WeisResult, find_weis
 
 __all__ = ["GameReadout"]
@@ -262,27 +263,16 @@ class GameReadout:
         >>> jass.Game.new(seed=1).deal().tricks
         ()
         """
-        hand = self._ctx.hand
-        if hand is None or hand.contract is None:
-            return ()
-        plays: list[Card] = []
-        node = self._history
-        while node is not None:
-            node, action = node
-            if isinstance(action, Deal):
-                break
-            if isinstance(action, Play):
-                plays.append(action.card)
-        plays.reverse()
-        tricks = []
-        leader = hand.forehand
+        plays = self.plays
+        contract = self._ctx.contract
         table = self._ctx.table
+        tricks = []
         for start in range(0, len(plays) - len(plays) % 4, 4):
-            cards = (plays[start], plays[start + 1], plays[start + 2], plays[start + 3])
-            winner = leader.offset(trick_winner(cards, hand.contract))
+            leader = plays[start][0]
+            cards = (plays[start][1], plays[start + 1][1], plays[start + 2][1], plays[start + 3][1])
+            winner = leader.offset(trick_winner(cards, contract))
             points = sum(table[c] for c in cards) + (5 if start == 32 else 0)
             tricks.append(Trick(leader, cards, winner, points))
-            leader = winner
         return tuple(tricks)
 
     @property
@@ -357,6 +347,49 @@ class GameReadout:
         ((0, 0), (0, 0))
         """
         return self._ev.weis_credit, self._ev.stoeck_credit
+
+    @property
+    def plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """Every card played in the current hand, with the seat that played it, in order.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=1).deal().choose("obenabe")
+        >>> g = g.play(g.legal_moves().cards()[0])
+        >>> g.plays == ((g.hand.forehand, g.trick[0]),)
+        True
+        """
+        hand = self._ctx.hand
+        if hand is None or hand.contract is None:
+            return ()
+        cards: list[Card] = []
+        node = self._history
+        while node is not None:
+            node, action = node
+            if isinstance(action, Deal):
+                break
+            if isinstance(action, Play):
+                cards.append(action.card)
+        cards.reverse()
+        plays: list[tuple[Seat, Card]] = []
+        leader = int(hand.forehand)
+        contract = hand.contract
+        for start in range(0, len(cards), 4):
+            trick = cards[start : start + 4]
+            plays.extend((_SEATS[(leader + i) & 3], card) for i, card in enumerate(trick))
+            if len(trick) == 4:
+                leader = (leader + trick_winner(trick, contract)) & 3
+        return tuple(plays)
+
+    def view(self, seat: Seat | int) -> PlayerView:
+        """What ``seat`` may know of this state: its own cards and everything public.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=1).deal()
+        >>> v = g.view(jass.Seat(1))
+        >>> v.hand == g.hands[1], hasattr(v, "hands")
+        (True, False)
+        """
+        return PlayerView.of(self, seat)
 
     def legal_moves(self) -> CardSet:
         """The cards the player to move may play; empty outside the play phase.
