@@ -6,11 +6,13 @@ the seat's own cards, the cards played and by whom, the number of cards each sea
 holds, the Weis shown after trick 1, and the cards each seat cannot hold
 (:attr:`~jass.PlayerView.excluded`).
 
-The method is exact: the consistent ways of giving the unseen cards to the other three seats
-are counted by dynamic programming over the cards (with the seats' remaining room as the
-state), and each deal is then drawn card by card with probabilities proportional to those
-counts. So every consistent deal is equally likely; the test suite measures it against a full
-enumeration.
+The method is exact: the ways of giving the unseen cards to the other three seats that respect
+where cards can and cannot be are counted by dynamic programming over the cards (with the
+seats' remaining room as the state), and each deal is then drawn card by card with
+probabilities proportional to those counts. A drawn deal must also explain the Weis declared
+in trick 1 (each seat's declared points, and who won the Weis); one that does not is drawn
+again (rejection keeps the draw uniform). So every consistent deal is equally likely; the test
+suite measures it against a full enumeration.
 
 >>> import jass, random
 >>> g = jass.Game.new(seed=4).deal().choose("hearts")
@@ -22,17 +24,21 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Final
 
 from jass.cards import CardSet
 from jass.dealing import DealtHands
 from jass.errors import InvalidInputError
+from jass.rules import WeisDeclaration
 from jass.seats import Seat
 from jass.view import PlayerView
+from jass.weis import best_weis, find_weis
 
 __all__ = ["DealSampler", "sample_deals"]
 
 _new_set: Final = int.__new__
+_MAX_DRAWS: Final = 100_000
 
 
 class DealSampler:
@@ -113,6 +119,39 @@ class DealSampler:
         >>> DealSampler(g.view(jass.Seat(0))).sample(random.Random(1))[0] == g.hands[0]
         True
         """
+        for _ in range(_MAX_DRAWS):
+            deal = self._draw(rng)
+            if self._explains_weis(deal):
+                return deal
+        raise InvalidInputError(
+            f"no deal explaining the declared Weis was found in {_MAX_DRAWS} draws"
+        )
+
+    def _explains_weis(self, deal: DealtHands) -> bool:
+        """Whether ``deal`` gives every seat the Weis points it declared, and the same winner."""
+        view = self._view
+        declared = view.declared_points
+        if all(points is None for points in declared) or view.contract is None:
+            return True
+        rules = view.ruleset
+        found = [find_weis(deal[seat], rules) for seat in Seat]
+        if rules.weis_declaration is WeisDeclaration.MANUAL:
+            # A seat may have declared part of its Weis: its points must be among those held.
+            for seat, points in enumerate(declared):
+                if points is not None and Counter(points) - Counter(w.points for w in found[seat]):
+                    return False
+            return True
+        for seat, points in enumerate(declared):
+            if points is not None and points != tuple(w.points for w in found[seat]):
+                return False
+        winner = view.weis_winner
+        if winner is None:
+            return True
+        forehand = Seat((view.dealer or 0) + 1 & 3)
+        best = best_weis(found, view.contract, forehand, rules)
+        return best is not None and best[0] == winner
+
+    def _draw(self, rng: random.Random) -> DealtHands:
         a, b = self._need[0], self._need[1]
         if not self._counts[0].get((a, b)):
             raise InvalidInputError("no deal is consistent with the view")

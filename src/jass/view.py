@@ -63,6 +63,7 @@ class PlayerView:
         declared_points: the points of the Weis each seat declared (``None`` until it declares).
         own_weis: the Weis this seat declared, or ``None``.
         shown_weis: the winning team's Weis, shown after trick 1, with the seat holding each.
+        weis_winner: the seat with the best Weis, known after trick 1, or ``None``.
         stoeck: the seat whose Stöck were scored in this hand, or ``None``.
         scores: the running totals by team.
         hand_points: unmultiplied card points taken in this hand, by team.
@@ -97,6 +98,7 @@ class PlayerView:
     declared_points: tuple[tuple[int, ...] | None, ...]
     own_weis: tuple[Weis, ...] | None
     shown_weis: tuple[tuple[Seat, Weis], ...]
+    weis_winner: Seat | None
     stoeck: Seat | None
     scores: tuple[int, int]
     hand_points: tuple[int, int]
@@ -152,6 +154,7 @@ class PlayerView:
             ),
             own_weis=declared[seat],
             shown_weis=tuple(shown),
+            weis_winner=result.winner if result is not None else None,
             stoeck=game.stoeck,
             scores=game.scores,
             hand_points=game.hand_points,
