@@ -522,7 +522,7 @@ class Game(ScoringSteps):
             game._credit_step(game._trick_events(winner, points, tricks), step)
         else:  # only the trick itself scores: _credit, inlined for speed
             credited = team ^ ctx.misere
-            scores = self._scores
+            scores = game._scores  # a Stöck on this trick's last card may already be in
             before = scores[credited]
             after = before + points * ctx.multiplier
             game._scores = (after, scores[1]) if credited == 0 else (scores[0], after)
