@@ -33,9 +33,11 @@ from jass.errors import (
 from jass.hand import Hand, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
 from jass.rules import RuleSet, find_ruleset
+from jass.sampling import DealSampler, sample_deals
 from jass.scoring import EndReason, GameResult, HandScore, ScoringEvent, score_hand
 from jass.seats import Seat, Team
 from jass.state import Game
+from jass.view import PlayerView
 from jass.weis import (
     Weis,
     WeisKind,
@@ -57,6 +59,7 @@ __all__ = [
     "Contract",
     "ContractKind",
     "Deal",
+    "DealSampler",
     "DeclareWeis",
     "EndReason",
     "Game",
@@ -70,6 +73,7 @@ __all__ = [
     "NotSupportedError",
     "Phase",
     "Play",
+    "PlayerView",
     "Rank",
     "RuleSet",
     "ScoringEvent",
@@ -93,6 +97,7 @@ __all__ = [
     "resolve_declared_weis",
     "resolve_weis",
     "rules",
+    "sample_deals",
     "score_hand",
     "trick_points",
     "trick_winner",

@@ -33,7 +33,7 @@ from jass.errors import InvalidInputError
 from jass.rules import WeisDeclaration
 from jass.seats import Seat
 from jass.view import PlayerView
-from jass.weis import best_weis, find_weis
+from jass.weis import Weis, best_weis, find_weis
 
 __all__ = ["DealSampler", "sample_deals"]
 
@@ -128,21 +128,29 @@ class DealSampler:
         )
 
     def _explains_weis(self, deal: DealtHands) -> bool:
-        """Whether ``deal`` gives every seat the Weis points it declared, and the same winner."""
+        """Whether ``deal`` explains the declared Weis: points, shown cards and winner."""
         view = self._view
         declared = view.declared_points
         if all(points is None for points in declared) or view.contract is None:
             return True
         rules = view.ruleset
         found = [find_weis(deal[seat], rules) for seat in Seat]
+        shown: list[list[Weis]] = [[], [], [], []]
+        for holder, weis in view.shown_weis:
+            shown[holder].append(weis)
         if rules.weis_declaration is WeisDeclaration.MANUAL:
-            # A seat may have declared part of its Weis: its points must be among those held.
+            # A seat may have declared part of its Weis: what it showed and declared must be
+            # among what it holds.
             for seat, points in enumerate(declared):
                 if points is not None and Counter(points) - Counter(w.points for w in found[seat]):
+                    return False
+                if any(weis not in found[seat] for weis in shown[seat]):
                     return False
             return True
         for seat, points in enumerate(declared):
             if points is not None and points != tuple(w.points for w in found[seat]):
+                return False
+            if shown[seat] and set(shown[seat]) != set(found[seat]):
                 return False
         winner = view.weis_winner
         if winner is None:

@@ -27,7 +27,7 @@ from jass.cards import SUIT_MASKS, Card, CardSet, Suit
 from jass.contracts import Contract
 from jass.hand import Phase, Trick
 from jass.play import legal_cards
-from jass.rules import RuleSet, UndertrumpRule
+from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
 from jass.scoring import GameResult, HandScore
 from jass.seats import Seat, Team
 from jass.weis import Weis, find_weis
@@ -212,7 +212,10 @@ class PlayerView:
         return 9 - sum(1 for player, _ in self.plays if player == seat)
 
     def known_cards(self, seat: Seat | int) -> CardSet:
-        """The unplayed cards ``seat`` is known to hold: its own hand, or its shown Weis.
+        """The unplayed cards ``seat`` is known to hold.
+
+        They are its own hand (for this seat), its shown Weis, and in the first hand under
+        ``first_hand_rule=MARKER_CARD`` the marker card of the forehand.
 
         >>> import jass
         >>> v = jass.Game.new(seed=5).deal().view(jass.Seat(0))
@@ -226,6 +229,13 @@ class PlayerView:
         for holder, weis in self.shown_weis:
             if holder == seat:
                 bits |= weis.cards
+        if (
+            self.hand_number == 0
+            and self.ruleset.first_hand_rule is FirstHandRule.MARKER_CARD
+            and self.dealer is not None
+            and seat == self.dealer.next
+        ):
+            bits |= 1 << self.ruleset.first_hand_marker  # its holder leads the first hand
         return CardSet(bits) - self.played
 
     def voids(self, seat: Seat | int) -> tuple[Suit, ...]:

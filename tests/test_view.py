@@ -1,0 +1,252 @@
+"""Player views (information sets) and determinization (sample_deals)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jass import (
+    Card,
+    CardSet,
+    Contract,
+    Deal,
+    Game,
+    IllegalActionError,
+    InvalidInputError,
+    Phase,
+    Play,
+    RuleSet,
+    Seat,
+    Suit,
+    rules,
+)
+from jass.sampling import DealSampler, sample_deals
+from jass.view import excluded_cards
+from tests.strategies import seeds
+
+SPADES = Contract.trump(Suit.SPADES)
+
+
+def random_position(
+    ruleset: RuleSet, seed: int, rng: random.Random, contract: Contract, cards: int
+) -> Game:
+    game = Game.new(ruleset, seed=seed).deal().choose(contract)
+    for _ in range(cards):
+        if game.phase is not Phase.PLAY:
+            break
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    return game
+
+
+def replay_with(game: Game, dealt: tuple[CardSet, CardSet, CardSet, CardSet]) -> Game:
+    """The same public history as ``game``'s current hand, on another deal."""
+    history = game.history
+    start = max(i for i, action in enumerate(history) if isinstance(action, Deal))
+    other = Game.new(game.ruleset, seed=game.seed)
+    for action in history[:start]:
+        other = other.apply(action)
+    other = other.deal(hands=dealt)
+    for action in history[start + 1 :]:
+        other = other.apply(action)
+    return other
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=seeds,
+    rng=st.randoms(use_true_random=False),
+    contract=st.sampled_from(Contract.standard()),
+    cards=st.integers(min_value=0, max_value=35),
+    ruleset=st.sampled_from(
+        [
+            rules.SCHIEBER.evolve(target=10**6),
+            rules.SCHIEBER.evolve(target=10**6, undertrump_only_trumps="ONLY_IF_NO_HIGHER"),
+            rules.TRADITIONAL.evolve(target=10**6),
+        ]
+    ),
+)
+def test_views_of_indistinguishable_states_are_equal(
+    seed: int, rng: random.Random, contract: Contract, cards: int, ruleset: RuleSet
+) -> None:
+    """Any deal a view considers possible replays the same history to the same view."""
+    game = random_position(ruleset, seed, rng, contract, cards)
+    seat = Seat(rng.randrange(4))
+    view = game.view(seat)
+    for dealt in sample_deals(view, 3, rng):
+        other = replay_with(game, dealt)  # raises if a card played would have been illegal
+        assert other.view(seat) == view
+        assert other.hands[seat] == game.hands[seat]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=seeds,
+    rng=st.randoms(use_true_random=False),
+    contract=st.sampled_from(Contract.standard()),
+    cards=st.integers(min_value=0, max_value=35),
+)
+def test_a_view_holds_no_hidden_card_of_another_seat(
+    seed: int, rng: random.Random, contract: Contract, cards: int
+) -> None:
+    game = random_position(rules.SCHIEBER.evolve(target=10**6), seed, rng, contract, cards)
+    for seat in Seat:
+        view = game.view(seat)
+        public = view.played | CardSet(
+            sum(1 << w for _, weis in view.shown_weis for w in weis.cards)
+        )
+        visible = view.hand | public
+        assert view.hand == game.hands[seat]
+        for other in Seat:
+            if other != seat:
+                hidden = game.hands[other] - public
+                # Nothing in the view names a card another seat still hides.
+                assert not (hidden & visible)
+                assert view.known_cards(other) <= game.hands[other] | 0
+                assert not (view.excluded[other] & game.hands[other])
+        assert not hasattr(view, "hands")
+        if game.to_move == seat:
+            assert view.legal_moves() == game.legal_moves()
+            assert view.legal_actions() == game.legal_actions()
+        else:
+            assert view.legal_moves() == CardSet(0)
+
+
+def test_voids_follow_the_rules_with_the_buur_exception_and_trumping_in() -> None:
+    s = Seat
+    # Hearts led; seat 1 trumps with a spade (spades trump): no inference, it may trump
+    # instead of following. Seat 2 discards a club: void in hearts. Seat 3 follows.
+    plays = [
+        (s(0), Card.parse("AH")),
+        (s(1), Card.parse("6S")),
+        (s(2), Card.parse("7C")),
+        (s(3), Card.parse("KH")),
+    ]
+    excluded = excluded_cards(plays, SPADES, rules.SCHIEBER)
+    assert excluded[1] == CardSet(0)
+    assert excluded[2] == CardSet.parse("6H 7H 8H 9H 10H JH QH KH AH")
+    assert excluded[3] == CardSet(0)
+    # Spades led: seat 1 discards: it holds no trump but perhaps the Buur (JS).
+    plays = [(s(0), Card.parse("AS")), (s(1), Card.parse("6H"))]
+    excluded = excluded_cards(plays, SPADES, rules.SCHIEBER)
+    assert excluded[1] == CardSet.parse("6S 7S 8S 9S 10S QS KS AS")
+    # Hearts led, seat 1 trumps with the 9S, seat 2 undertrumps with the 6S: all trumps.
+    plays = [(s(0), Card.parse("AH")), (s(1), Card.parse("9S")), (s(2), Card.parse("6S"))]
+    excluded = excluded_cards(plays, SPADES, rules.SCHIEBER)
+    assert excluded[2] == ~CardSet(0x1FF)
+    strict = rules.SCHIEBER.evolve(undertrump_only_trumps="ONLY_IF_NO_HIGHER")
+    assert excluded_cards(plays, SPADES, strict)[2] == ~CardSet(0x1FF) | CardSet.parse("JS")
+    # Obenabe: no trumps, a discard means void.
+    plays = [(s(0), Card.parse("AH")), (s(1), Card.parse("6S"))]
+    excluded = excluded_cards(plays, Contract.OBENABE, rules.SCHIEBER)
+    assert excluded[1] == CardSet.parse("6H 7H 8H 9H 10H JH QH KH AH")
+
+
+def test_view_voids_and_unknown_cards() -> None:
+    deal = [
+        "6H 7H 8H 9H 10H JH QH KH AH",
+        "6S 7S 8S 9S 10S JS QS KS AS",
+        "6D 7D 8D 9D 10D JD QD KD AD",
+        "6C 7C 8C 9C 10C JC QC KC AC",
+    ]
+    ruleset = rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD", first_hand_marker="7H")
+    game = Game.new(ruleset, seed=1).deal(hands=deal).choose("obenabe")
+    game = game.play("AH").play("6S").play("6D").play("6C")
+    view = game.view(Seat(0))
+    assert view.voids(1) == (Suit.HEARTS,)
+    assert view.voids(2) == (Suit.HEARTS,)
+    assert len(view.unknown()) == 24
+    assert view.cards_left(1) == 8
+    assert view.hand_points == game.hand_points
+    assert [seat for seat, _ in view.plays] == [Seat(0), Seat(1), Seat(2), Seat(3)]
+
+
+def test_shown_weis_cards_are_known_after_trick_one() -> None:
+    deal = [
+        "6H 7H 8H 9H 6S 7S 8D 9D 6C",  # seat 0: 6-7-8-9 of hearts (50) and 6-7 of spades
+        "10S JS QS KS AS 10H JH QH KH",  # seat 1: 10-A of spades (100), 10-K of hearts (50)
+        "6D 7D 10D JD QD KD AD 7C 8C",  # seat 2: 10-A of diamonds (100)
+        "8S 9S AH 9C 10C JC QC KC AC",  # seat 3: 9-A of clubs (150)
+    ]
+    ruleset = rules.SCHIEBER.evolve(
+        first_hand_rule="MARKER_CARD", first_hand_marker="6H", target=10**6
+    )
+    game = Game.new(ruleset, seed=1).deal(hands=deal).choose("obenabe")
+    for card in ("6H", "10H", "10D", "AH"):
+        game = game.play(card)
+    view = game.view(Seat(0))
+    assert view.weis_winner == Seat(3)
+    assert [(seat, w.points) for seat, w in view.shown_weis] == [
+        (Seat(1), 100),
+        (Seat(1), 50),
+        (Seat(3), 150),
+    ]
+    assert view.known_cards(3) == CardSet.parse("9C 10C JC QC KC AC")
+    assert view.known_cards(1) == CardSet.parse("JS QS KS AS JH QH KH") | CardSet.parse("10S")
+    assert view.declared_points[2] == (100,)
+    # Every sampled deal keeps the shown cards where they are and gives seat 2 its 100.
+    for dealt in sample_deals(view, 20, random.Random(3)):
+        assert CardSet.parse("9C 10C JC QC KC AC") <= dealt[3]
+        assert [w.points for w in replay_with(game, dealt).declared_weis[2] or ()] == [100]
+
+
+def enumerate_consistent(game: Game, seat: Seat) -> Counter[tuple[int, ...]]:
+    """Every deal consistent with ``seat``'s view, by brute force over the unseen cards."""
+    view = game.view(seat)
+    others = [s for s in Seat if s != seat]
+    unseen = view.unknown().cards()
+    need = [view.cards_left(s) for s in others]
+    found: Counter[tuple[int, ...]] = Counter()
+    for first in itertools.combinations(unseen, need[0]):
+        rest = [c for c in unseen if c not in first]
+        for second in itertools.combinations(rest, need[1]):
+            third = [c for c in rest if c not in second]
+            holdings = {others[0]: first, others[1]: second, others[2]: tuple(third)}
+            played = [sum(1 << c for p, c in view.plays if p == s) for s in Seat]
+            dealt = [
+                CardSet(
+                    played[s] | (int(view.hand) if s == seat else sum(1 << c for c in holdings[s]))
+                )
+                for s in Seat
+            ]
+            try:
+                other = replay_with(game, (dealt[0], dealt[1], dealt[2], dealt[3]))
+            except IllegalActionError:
+                continue
+            if other.view(seat) == view:
+                found[tuple(int(h) for h in dealt)] += 1
+    return found
+
+
+@pytest.mark.parametrize(("seed", "cards"), [(3, 24), (8, 25), (21, 26)])
+def test_sampled_deals_are_uniform_among_the_consistent_deals(seed: int, cards: int) -> None:
+    rng = random.Random(seed)
+    game = random_position(rules.SCHIEBER.evolve(target=10**6), seed, rng, SPADES, cards)
+    seat = game.to_move
+    assert seat is not None
+    consistent = enumerate_consistent(game, seat)
+    sampler = DealSampler(game.view(seat))
+    assert sampler.count() >= len(consistent) > 1
+    draws = 200 * len(consistent)
+    counts = Counter(tuple(int(h) for h in sampler.sample(rng)) for _ in range(draws))
+    assert set(counts) <= set(consistent), "a sampled deal is not consistent with the view"
+    expected = draws / len(consistent)
+    chi2 = sum((counts[deal] - expected) ** 2 / expected for deal in consistent)
+    df = len(consistent) - 1
+    # A chi-square statistic this far above its mean has probability far below 1e-6.
+    assert chi2 < df + 8 * (2 * df) ** 0.5
+
+
+def test_sample_deals_checks_its_input() -> None:
+    game = Game.new(seed=1)
+    with pytest.raises(InvalidInputError):
+        sample_deals(game.view(Seat(0)), 1, random.Random(1))
+    dealt = game.deal()
+    with pytest.raises(InvalidInputError):
+        sample_deals(dealt.view(Seat(0)), -1, random.Random(1))
+    assert sample_deals(dealt.view(Seat(0)), 0, random.Random(1)) == []
+    assert Play(Card.parse("6S")) in [Play(c) for c in CardSet.parse("6S")]
