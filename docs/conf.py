@@ -5,8 +5,10 @@ Build the HTML pages and run the examples of the pages with::
     .venv/bin/sphinx-build -W --keep-going -b html docs docs/_build/html
     .venv/bin/sphinx-build -W --keep-going -b doctest docs docs/_build/doctest
 
-The option and preset tables of ``rulesets.rst`` are written from :class:`jass.RuleSet` into
-``docs/_generated/`` when the build starts, so they cannot drift from the code.
+The option, preset and source tables of ``rulesets.rst`` are written from :class:`jass.RuleSet`
+and ``jass.rules.PRESETS`` into ``docs/_generated/`` when the build starts, and the build stops
+when an option or a preset lacks its description and sources, so they cannot drift from the
+code.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ import doctest
 import enum
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from sphinx.util import logging
+from sphinx.errors import ExtensionError
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent / "src"))
@@ -93,79 +96,349 @@ html_theme_options = {
 html_static_path: list[str] = []
 
 # -- Generated pages ---------------------------------------------------------------------
+#
+# The option, preset and source tables of rulesets.rst (and the preset entries of api.rst)
+# are written from the code when the build starts. Each option and each preset needs an
+# entry below; every value named here is checked by building a RuleSet with it; every
+# source tag used must be in SOURCES and every entry of SOURCES must be used. Any mismatch
+# stops the build (also without -W), so the tables cannot drift from jass.RuleSet and
+# jass.rules.PRESETS. The sources are copied from RULES.md §11, §12 and §15 (and the sections
+# those tables point to): update them together.
 
 GENERATED = DOCS / "_generated"
 
-#: One line per RuleSet option. The build warns (an error under -W) when an option of
-#: RuleSet has no line here, or a line names an option that RuleSet no longer has.
-OPTION_DESCRIPTIONS = {
-    "suit_pairing": "Which Swiss suit names stand for ♠ ♥ ♦ ♣; display only, pass it to "
-    ":meth:`jass.Card.swiss_name`.",
-    "multipliers": "The multiplier of everything scored in a hand, per contract: a "
-    ":class:`~jass.rules.Multipliers` table or six integers for (♥, ♦, ♠, ♣, Obenabe, "
-    "Undenufe).",
-    "target": "Points that win the game.",
-    "hands": "Play exactly this many hands instead of playing to ``target``; the higher "
-    "total wins.",
-    "contracts": "The contracts that may be chosen.",
-    "weis": "Whether Weis (melds) count.",
-    "stoeck": "Whether Stöck (trump King and Queen in one hand) count.",
-    "weis_declaration": "Whether the engine declares Weis or the player does.",
-    "first_hand_rule": "Who deals the first hand: a draw (the lowest or the highest card "
-    "deals), or the holder of a marker card is forehand.",
-    "first_hand_marker": "The marker card for ``first_hand_rule=MARKER_CARD``.",
-    "dealer_rotation": "Whether the deal passes to the right (``ROTATE``) or to the team "
-    "with the higher total in the last hand (``WINNER_DEALS``).",
-    "allow_shove_back": "Whether the partner may shove the choice back (*Zurückschieben*).",
-    "undertrump_only_trumps": "A player holding only trumps may undertrump (``ANY``) or "
-    "must overtrump when able (``ONLY_IF_NO_HIGHER``).",
-    "kreuzweis": "Whether one card may count in a sequence and a quartet.",
-    "small_weis": "The small Weis table (long sequences 100, no four 8s, 7s or 6s).",
-    "small_weis_split_long_runs": "With ``small_weis``, whether a nine-card run may count as "
-    "100 + 50.",
-    "weis_tie_sequence_vs_quartet": "Which wins a tie between a sequence and a quartet.",
-    "undenufe_reverse_weis": "Whether Weis heights are reversed in Undenufe (6-7-8 beats 7-8-9, "
-    "four Kings beat four Aces).",
-    "weis_requires_trick": "Whether the winning team's Weis count only once it takes a trick.",
-    "old_undenufe": "Old Undenufe card values: Ace 11 and Six 0 instead of Six 11 and Ace 0.",
-    "counter_match": "What the non-declaring team (not the forehand's) earns for taking "
-    "every trick.",
-    "match_bonus": "Extra points for taking all nine tricks, multiplied like the rest.",
-    "ausmach_order": "Which scoring event counts first when both teams could finish.",
-    "stoeck_claim_anytime_to_finish": "Whether Stöck may be shown early when they finish the game.",
-    "end_mode": "How a game to ``target`` ends: automatically (``AUTO``), only by thanking "
-    "(``THANK``), or at the end of a hand (``END_OF_HAND``).",
-    "schneider": "Whether a loser with less than half the target loses double.",
+
+@dataclass(frozen=True)
+class Choice:
+    """One documented value of an option, with the sources that back it (RULES.md §11)."""
+
+    value: Any
+    sources: str = ""
+    note: str = ""
+    #: Shown instead of the value (reStructuredText), for values too long to print.
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class OptionDoc:
+    """The meaning of an option and its documented values, the default among them."""
+
+    meaning: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class PresetDoc:
+    """A player-facing line for a preset and the rule system it reproduces (RULES.md §12)."""
+
+    description: str
+    sources: str
+
+
+_SIX = "all six contracts"
+_FOUR_TRUMPS = frozenset(Contract.trump(suit) for suit in jass.Suit)
+
+#: Every RuleSet option, in the order of RULES.md §11.
+OPTIONS: dict[str, OptionDoc] = {
+    "suit_pairing": OptionDoc(
+        "Which Swiss suit names stand for ♠ ♥ ♦ ♣; display only (pass it to "
+        ":meth:`jass.Card.swiss_name`). Multipliers are given per French suit, so no score "
+        "depends on it.",
+        (
+            Choice(
+                "SWISSLOS",
+                "[SL][S0]",
+                "keeps “Schellen and Schilten double” = the black suits double, as S0 and S3 say",
+            ),
+            Choice("WIKIPEDIA", "[S3 table][JK][ALS]"),
+            Choice("PARLETT", "[PAR]"),
+        ),
+    ),
+    "multipliers": OptionDoc(
+        "The multiplier of everything scored in a hand, per contract: a "
+        ":class:`~jass.rules.Multipliers` table or six integers for (♥, ♦, ♠, ♣, Obenabe, "
+        "Undenufe). Misère always counts once.",
+        (
+            Choice("SWISSLOS_2500", "[SL][WZ][S0]", "♠ ♣ ×2, Obenabe and Undenufe ×3"),
+            Choice("FLAT", "[SL][S2][S0 “To 1000”]", "everything ×1"),
+            Choice("PAGAT_RED_DOUBLE", "[S0 re pagat][PAR]", "♥ ♦ ×2"),
+            Choice("WIKIPEDIA_EN", "[S3][SP]", "Undenufe ×4"),
+            Choice("URIKON", "[URI]", "♠ ♣ ×2, Obenabe and Undenufe ×2"),
+        ),
+    ),
+    "target": OptionDoc(
+        "Points that win the game.",
+        (
+            Choice(2500, "[SL][S0][S3][PAR]", "with multipliers"),
+            Choice(1000, "[SL][S2][JWK][SJ]"),
+            Choice(1500, "[pyschieber]"),
+            Choice(2000, "[URI][jass-marathon]"),
+            Choice(3000, "[PG-de][SP][GR][PAR]"),
+        ),
+    ),
+    "hands": OptionDoc(
+        "Play exactly this many hands instead of playing to ``target``; the higher total "
+        "wins, equal totals are a draw, and thanking is not allowed.",
+        (
+            Choice(None, "", "play to the target"),
+            Choice(12, "[SL][S0 “12 hands”][TH][DC]", "the tournament format"),
+        ),
+    ),
+    "contracts": OptionDoc(
+        "The contracts that may be chosen.",
+        (
+            Choice(jass.rules.STANDARD_CONTRACTS, "[S0][S1][S2][S3]", label=_SIX),
+            Choice(_FOUR_TRUMPS, "[S4]", "BEGINNER", label="the four trump suits"),
+            Choice(Contract.all(), "[S3][JWK]", "TRADITIONAL", label="the six and ``MISERE``"),
+        ),
+    ),
+    "weis": OptionDoc(
+        "Whether Weis (melds) count.",
+        (
+            Choice(value=True, sources="[S0][S1][S2][S3]"),
+            Choice(value=False, sources="[S4][SL][TH][DC]", note="BEGINNER, TOURNAMENT_12"),
+        ),
+    ),
+    "stoeck": OptionDoc(
+        "Whether Stöck (trump King and Queen in one hand) count.",
+        (
+            Choice(value=True, sources="[S0][S2][S3][JW][JWK]"),
+            Choice(value=False, sources="[S4][SL][TH][DC]", note="BEGINNER, TOURNAMENT_12"),
+        ),
+    ),
+    "weis_declaration": OptionDoc(
+        "Whether the engine declares every Weis (``AUTO``) or the player chooses what to "
+        "declare with :meth:`jass.Game.declare_weis` (``MANUAL``).",
+        (
+            Choice("AUTO", "", "all Weis are declared"),
+            Choice("MANUAL", "[S0][S1][DEW][JW][PAR]", "declaring is optional"),
+        ),
+    ),
+    "first_hand_rule": OptionDoc(
+        "Who deals the first hand: a draw (the lowest or the highest card deals), or the "
+        "holder of a marker card is forehand.",
+        (
+            Choice("DRAW_LOWEST_DEALS", "[S0][jass-marathon]"),
+            Choice("DRAW_HIGHEST_DEALS", "[GR][jassen-stallikon]"),
+            Choice("MARKER_CARD", "[S3][PG-de][S0][SJ]"),
+        ),
+    ),
+    "first_hand_marker": OptionDoc(
+        "The marker card for ``first_hand_rule=MARKER_CARD``.",
+        (
+            Choice("7D", "[S3][S0]"),
+            Choice("7H", "[PG-de][SP][GR][S0]", "the seven of roses"),
+            Choice("10D", "[SJ]"),
+        ),
+    ),
+    "dealer_rotation": OptionDoc(
+        "Whether the deal passes to the right (``ROTATE``) or to the team with the higher "
+        "total in the last hand (``WINNER_DEALS``).",
+        (
+            Choice("ROTATE", "[S0][S1][PG-de]"),
+            Choice("WINNER_DEALS", "[S3]", "a single source"),
+        ),
+    ),
+    "allow_shove_back": OptionDoc(
+        "Whether the partner may shove the choice back (*Zurückschieben*).",
+        (
+            Choice(value=False, sources="[SL][S0][S2][jass-marathon]"),
+            Choice(value=True, sources="[SP][S0 variants]"),
+        ),
+    ),
+    "undertrump_only_trumps": OptionDoc(
+        "A player holding only trumps may undertrump (``ANY``) or must overtrump when able "
+        "(``ONLY_IF_NO_HIGHER``).",
+        (
+            Choice("ANY", "[JO][SL][S0]"),
+            Choice("ONLY_IF_NO_HIGHER", "[SP wording][JWK*]"),
+        ),
+    ),
+    "kreuzweis": OptionDoc(
+        "Whether one card may count in a sequence and a quartet (*Kreuzweis*).",
+        (
+            Choice(value=True, sources="[S0][S1][JW][DEW][JWK]"),
+            Choice(value=False, sources="[S2][S3][S0 Small Weis][JR]"),
+        ),
+    ),
+    "small_weis": OptionDoc(
+        "The small Weis table: sequences longer than five count 100, four 8s, 7s or 6s are "
+        "no Weis.",
+        (
+            Choice(value=False, sources="[S0][S1][S2][JW][JV][DEW][JWK]", note="big Weis"),
+            Choice(value=True, sources="[S3][SP][JCH][JO simple Weis]"),
+        ),
+    ),
+    "small_weis_split_long_runs": OptionDoc(
+        "With ``small_weis``, whether a nine-card run counts as 100 (five from the Ace) plus "
+        "50 (four from the 9).",
+        (Choice(value=False), Choice(value=True, sources="[JO]")),
+    ),
+    "weis_tie_sequence_vs_quartet": OptionDoc(
+        "Which wins between a sequence and a quartet of equal points.",
+        (
+            Choice("SEQUENCE_FIRST", "[S0][S1][S2][S3][JWK][JO]"),
+            Choice("QUARTET_FIRST", "[JCH]"),
+        ),
+    ),
+    "undenufe_reverse_weis": OptionDoc(
+        "Whether Weis heights are reversed in Undenufe (6-7-8 beats 7-8-9, four Kings beat "
+        "four Aces).",
+        (
+            Choice(value=True, sources="[S0][S1][S2][S3][PAR]"),
+            Choice(value=False, sources="[JO]", note="the literal older wording"),
+        ),
+    ),
+    "weis_requires_trick": OptionDoc(
+        "Whether the winning team's Weis count only once it takes a trick (void if it takes none).",
+        (Choice(value=False, sources="[JV]"), Choice(value=True, sources="[JR]")),
+    ),
+    "old_undenufe": OptionDoc(
+        "Old Undenufe card values: Ace 11 and Six 0 instead of Six 11 and Ace 0.",
+        (
+            Choice(value=False, sources="[S0][S1][S2][jassplausch][jassinfo]"),
+            Choice(value=True, sources="[S0][S3]"),
+        ),
+    ),
+    "counter_match": OptionDoc(
+        "What the non-declaring team (not the forehand's) earns for taking every trick.",
+        (
+            Choice("SAME_AS_MATCH", "[S0][S1][S2][JCH]", "the match bonus"),
+            Choice("NONE", "[S3]", "nothing: only the declaring team earns a match"),
+            Choice("DOUBLE_TRICK_POINTS", "[S3 literal]", "2 × 157"),
+            Choice("DOUBLE_MATCH", "[URI]", "2 × (157 + ``match_bonus``)"),
+        ),
+    ),
+    "match_bonus": OptionDoc(
+        "Extra points for taking all nine tricks, multiplied like the rest.",
+        (
+            Choice(100, "[S0][S1][S2][S3][URI]"),
+            Choice(0, "[TH][DC]", "“a match counts 157”"),
+            Choice(50, "[JP]"),
+        ),
+    ),
+    "ausmach_order": OptionDoc(
+        "Which scoring event counts first when both teams could finish: Stöck, then Weis, "
+        "then the trick (*Stöck – Weis – Stich*), or Stöck, trick, Weis.",
+        (
+            Choice("STOECK_WEIS_STICH", "[SL][S0][S1][S3][AM][JWK][SAAN]"),
+            Choice("STOECK_STICH_WEIS", "[S0 variant][AM][JWK]", "by prior agreement"),
+        ),
+    ),
+    "stoeck_claim_anytime_to_finish": OptionDoc(
+        "Whether unscored Stöck may be shown at any moment when they finish the game.",
+        (Choice(value=True, sources="[PNA][PAR][AM]"), Choice(value=False)),
+    ),
+    "end_mode": OptionDoc(
+        "How a game to ``target`` ends: automatically at the first scoring event that "
+        "reaches it (``AUTO``), only by thanking (``THANK``), or at the end of a hand "
+        "(``END_OF_HAND``).",
+        (
+            Choice("AUTO", "[SL]", "``thank()`` stays available"),
+            Choice("THANK", "[S0]"),
+            Choice("END_OF_HAND", "[S4]"),
+        ),
+    ),
+    "schneider": OptionDoc(
+        "Whether a loser with less than half the target loses double (the stake of the "
+        "result is 2).",
+        (Choice(value=False), Choice(value=True, sources="[S0 variants][JWK]")),
+    ),
 }
 
-#: Options that RuleSet accepts and stores, but that this version of the engine does not
-#: read yet (Weis, Stöck and the finer points of the game end). Update on each release.
-LATER_OPTIONS = {
-    "weis",
-    "stoeck",
-    "weis_declaration",
-    "kreuzweis",
-    "small_weis",
-    "small_weis_split_long_runs",
-    "weis_tie_sequence_vs_quartet",
-    "undenufe_reverse_weis",
-    "weis_requires_trick",
-    "ausmach_order",
-    "stoeck_claim_anytime_to_finish",
-    "schneider",
+#: Every preset of jass.rules.PRESETS (RULES.md §12).
+PRESETS_DOC: dict[str, PresetDoc] = {
+    "SCHIEBER": PresetDoc(
+        "The library default and ``RuleSet()``: the Swisslos rules to 2500, black suits "
+        "double, Obenabe and Undenufe triple, big Weis with Kreuzweis.",
+        "S0 main rules; Swisslos 2500 [S0][SL]",
+    ),
+    "SCHIEBER_1000": PresetDoc(
+        "To 1000, everything counted once, a card in one Weis only.",
+        "S2; Swisslos 1000 [S2][SL] (S0 “To 1000” keeps Kreuzweis)",
+    ),
+    "TRADITIONAL": PresetDoc(
+        "The system described by the English Wikipedia and Parlett: Undenufe ×4, small "
+        "Weis, Misère, the counter-match doubles the trick points, the first forehand holds "
+        "the 7♦.",
+        "S3 (Wikipedia, Parlett) [S3][PAR]",
+    ),
+    "BEGINNER": PresetDoc(
+        "A beginner's game: trump contracts only, no Weis, no Stöck, to 1000, decided at "
+        "the end of a hand.",
+        "S4 [S4]",
+    ),
+    "TOURNAMENT_12": PresetDoc(
+        "Twelve hands, everything counted once, no Weis, no Stöck, no match bonus.",
+        "S0 “12 hands”; Swisslos tournament [S0][SL][TH][DC]",
+    ),
 }
 
-#: A player-facing line per preset; checked against jass.rules.PRESETS like the options.
-PRESET_DESCRIPTIONS = {
-    "SCHIEBER": "The library default and ``RuleSet()``: the Swisslos rules to 2500, "
-    "black suits double, Obenabe and Undenufe triple.",
-    "SCHIEBER_1000": "To 1000, everything counted once, no Kreuzweis.",
-    "TRADITIONAL": "The system described by the English Wikipedia and Parlett: Undenufe "
-    "×4, small Weis, the first forehand holds the 7♦.",
-    "BEGINNER": "A beginner's game: trump contracts only, no Weis, no Stöck, to 1000, "
-    "decided at the end of a hand.",
-    "TOURNAMENT_12": "Twelve hands, everything counted once, no Weis, no Stöck, no match bonus.",
+#: The source tags used above, as RULES.md §15 lists them.
+SOURCES: dict[str, str] = {
+    "S0": "Seed document 000, “Jass (Schieber) – Full rules”, with its list of variants.",
+    "S1": "Seed document 001, “Swiss Jass – a simple introduction”, a blog following the "
+    "official rulebook *Puur, Näll, As*.",
+    "S2": "Seed document 002, the jass.yeeqia.com rules (a 1000-point game).",
+    "S3": "Seed document 003, the English Wikipedia article “Jass”, Schieber section.",
+    "S4": "Seed document 004, “How to Play Jass” (Playmore beginner's guide).",
+    "SL": "swisslos.ch, Schieber Jass-Regeln (German and English).",
+    "PG-de": "pagat.com/de/jass/schieber.html (Nick Wedd, John McLeod).",
+    "PAR": "D. Parlett, *Penguin Book of Card Games*, Schieber and Handjass.",
+    "PNA": "*Puur, Näll, As – Offizielles Schweizer Jassreglement* (Egg, Hagenbucher), as "
+    "quoted by jasswelt.ch and jass-marathon.ch.",
+    "JW": "jasswelt.ch, “Weisregeln”.",
+    "JV": "jassverzeichnis.ch, “Überblick Weisregeln” and “Untertrumpfen”.",
+    "JO": "jassonkel.ch, Jasslehrgang and Jassauskunft.",
+    "DEW": "German Wikipedia, “Weis (Jassen)”.",
+    "JWK": "jasswiki.ch and its text export; JWK* marks articles that contradict all other "
+    "sources.",
+    "AM": "allmedias.ch, “Regeln Schieber”.",
+    "SP": "spotlightongames.com, Jass summary.",
+    "JCH": "jassen.ch, Schieber.",
+    "URI": "urikon.ch, “Schiäber”.",
+    "JR": "jesserothacher.com, “The Rules of Jass”.",
+    "GR": "gamerules.com, Schieber Jass.",
+    "SJ": "schweizerjass.ch, Schieber.",
+    "ALS": "Alemannic Wikipedia, “Jass”.",
+    "SAAN": "anzeigervonsaanen.ch, “Die Weisregeln”.",
+    "TH": "Tournament rules of the Dorfverein Thalheim.",
+    "JP": "Tournament rules of jassplausch.ch.",
+    "DC": "Tournament rules of the Swiss Club DC.",
+    "JK": "jass-kit-py (github thomas-koller), ``rule_schieber.py`` and ``const.py``.",
+    "WZ": "webplatformz/challenge (github), the validators and counter of its server.",
+    "jass-marathon": "jass-marathon.ch, “regeln in kürze”.",
+    "jassen-stallikon": "jassen-stallikon.ch.",
+    "jassplausch": "jassplausch.ch.",
+    "jassinfo": "jassinfo.ch/srk.",
+    "pyschieber": "pyschieber, a Python implementation of Schieber (cited for the "
+    "1500-point target).",
 }
+
+_TAG = re.compile(r"\[([^\]]+)\]")
+
+
+def _tags(text: str) -> list[str]:
+    """The source tags in ``text``: ``[S0 variants]`` is S0, ``[JWK*]`` is JWK."""
+    return [match.split()[0].rstrip("*") for match in _TAG.findall(text)]
+
+
+def _sources(text: str) -> str:
+    """Source tags as reStructuredText (an asterisk must not start emphasis)."""
+    return text.replace("*", r"\*").replace("][", "] [")
+
+
+def _normalised(name: str, value: Any) -> Any:
+    """``value`` as RuleSet stores it; raises InvalidInputError when RuleSet rejects it."""
+    return getattr(jass.RuleSet(**{name: value}), name)
+
+
+def _checked(name: str, value: Any) -> tuple[Any, str]:
+    """``value`` as RuleSet stores it and ``""``, or ``None`` and why RuleSet rejects it."""
+    try:
+        return _normalised(name, value), ""
+    except jass.InvalidInputError as exc:
+        return None, str(exc)
 
 
 def _plain(value: Any) -> str:
@@ -179,41 +452,85 @@ def _plain(value: Any) -> str:
     return repr(value)
 
 
-def _show(value: Any) -> str:
-    """An option value as reStructuredText."""
-    if value == jass.rules.STANDARD_CONTRACTS:
-        return "all six contracts"
-    return f"``{_plain(value)}``"
+def _show(name: str, choice: Choice) -> str:
+    """A documented value with its note and sources, as reStructuredText."""
+    text = choice.label or f"``{_plain(_normalised(name, choice.value))}``"
+    if choice.note:
+        text += f" ({choice.note})"
+    if choice.sources:
+        text += " " + _sources(choice.sources)
+    return text
 
 
-def _accepted(name: str, default: Any) -> str:
-    """The values an option accepts, from its default's type."""
-    if isinstance(default, bool):
-        return "``True``, ``False``"
+def _open_values(name: str, default: Any) -> str:
+    """What else an option accepts besides its documented values, from its default."""
     if name == "multipliers":
-        return ", ".join(f"``{m.name}``" for m in Multipliers) + ", or six integers"
-    if isinstance(default, enum.Enum):
-        return ", ".join(f"``{m.name}``" for m in type(default))
+        return "six positive integers"
     if name == "contracts":
         return "any non-empty set of contracts"
     if name == "first_hand_marker":
         return "any card"
     if name == "hands":
-        return "``None`` or a positive integer"
+        return "any positive integer"
     if name == "match_bonus":
-        return "a non-negative integer"
-    return "a positive integer"
+        return "any non-negative integer"
+    if isinstance(default, int) and not isinstance(default, bool):
+        return "any positive integer"
+    return ""
 
 
-def _cell(text: str) -> str:
-    return text.replace("\n", " ")
+def check_docs() -> list[str]:
+    """Every way in which the tables above disagree with the code; empty when they agree."""
+    problems = []
+    names = jass.RuleSet.option_names()
+    defaults = jass.RuleSet().options()
+    problems += [f"RuleSet option {n!r} has no entry in OPTIONS" for n in names if n not in OPTIONS]
+    problems += [f"OPTIONS names {n!r}: not a RuleSet option" for n in OPTIONS if n not in names]
+    for name, doc in OPTIONS.items():
+        if name not in defaults:
+            continue
+        checked = [_checked(name, choice.value) for choice in doc.choices]
+        problems += [f"OPTIONS[{name!r}]: {error}" for _, error in checked if error]
+        values = [value for value, error in checked if not error]
+        default = defaults[name]
+        if values.count(default) != 1:
+            problems.append(f"OPTIONS[{name!r}] must document the default {_plain(default)} once")
+        if len(set(map(_plain, values))) != len(values):
+            problems.append(f"OPTIONS[{name!r}] documents a value twice")
+        if isinstance(default, bool):
+            expected = {True, False}
+        elif isinstance(default, enum.Enum):
+            expected = set(type(default))
+        else:
+            continue
+        problems += [
+            f"OPTIONS[{name!r}] has no entry for {_plain(value)}"
+            for value in sorted(expected - set(values), key=_plain)
+        ]
+    presets = set(rules.PRESETS)
+    problems += [f"preset {p!r} has no entry in PRESETS_DOC" for p in presets - PRESETS_DOC.keys()]
+    problems += [f"PRESETS_DOC names {p!r}: not a preset" for p in PRESETS_DOC.keys() - presets]
+    used = {tag for doc in OPTIONS.values() for c in doc.choices for tag in _tags(c.sources)}
+    used |= {tag for doc in PRESETS_DOC.values() for tag in _tags(doc.sources)}
+    problems += [f"source tag [{t}] is not in SOURCES" for t in sorted(used - SOURCES.keys())]
+    problems += [f"SOURCES entry {t!r} is not used" for t in sorted(SOURCES.keys() - used)]
+    return problems
 
 
-def _list_table(header: list[str], rows: list[list[str]], widths: str) -> list[str]:
+def _cell(text: str | list[str]) -> list[str]:
+    """One list-table cell; a list becomes a bullet list inside the cell."""
+    if isinstance(text, str):
+        return [f"- {text}"]
+    return [f"- * {text[0]}", *(f"  * {item}" for item in text[1:])] if text else ["-"]
+
+
+def _list_table(header: list[str], rows: list[list[Any]], widths: str) -> list[str]:
     lines = [".. list-table::", "   :header-rows: 1", f"   :widths: {widths}", ""]
     for row in [header, *rows]:
-        lines.append(f"   * - {_cell(row[0])}")
-        lines.extend(f"     - {_cell(cell)}" for cell in row[1:])
+        for index, cell in enumerate(row):
+            first, *more = _cell(cell)
+            lines.append(("   * " if index == 0 else "     ") + first)
+            lines.extend("     " + line for line in more)
     lines.append("")
     return lines
 
@@ -222,11 +539,16 @@ def _options_table() -> list[str]:
     defaults = jass.RuleSet().options()
     rows = []
     for name in jass.RuleSet.option_names():
-        text = OPTION_DESCRIPTIONS.get(name, "")
-        if name in LATER_OPTIONS:
-            text += " *Stored; takes effect in a later version.*"
-        rows.append([f"``{name}``", _show(defaults[name]), _accepted(name, defaults[name]), text])
-    return _list_table(["Option", "Default", "Accepted values", "Meaning"], rows, "22 14 24 40")
+        doc = OPTIONS[name]
+        default = defaults[name]
+        first = next(c for c in doc.choices if _normalised(name, c.value) == default)
+        others = [_show(name, c) for c in doc.choices if c is not first]
+        more = _open_values(name, default)
+        if more:
+            others.append(f"or {more}")
+        rows.append([f"``{name}``", _show(name, first), others, doc.meaning])
+    header = ["Option", "Default (sources)", "Other values (sources)", "Meaning"]
+    return _list_table(header, rows, "18 24 30 28")
 
 
 def _multipliers_table() -> list[str]:
@@ -235,49 +557,46 @@ def _multipliers_table() -> list[str]:
     return _list_table(header, rows, "30 10 10 10 10 15 15")
 
 
+def _changes(preset: jass.RuleSet) -> str:
+    changes = preset.changes_from(rules.SCHIEBER)
+    return ", ".join(f"``{key}={_plain(value)}``" for key, value in changes.items())
+
+
 def _presets_table() -> list[str]:
-    rows = []
-    for name, preset in rules.PRESETS.items():
-        changes = preset.changes_from(rules.SCHIEBER)
-        changed = (
-            ", ".join(f"``{key}={_plain(value)}``" for key, value in changes.items())
-            or "none: all defaults"
-        )
-        rows.append([f"``{name}``", PRESET_DESCRIPTIONS.get(name, ""), changed])
-    return _list_table(["Preset", "What it is", "Changes from ``SCHIEBER``"], rows, "18 42 40")
+    rows = [
+        [
+            f"``{name}``",
+            _sources(PRESETS_DOC[name].sources),
+            PRESETS_DOC[name].description,
+            _changes(preset) or "none: all defaults",
+        ]
+        for name, preset in rules.PRESETS.items()
+    ]
+    header = ["Preset", "Rule system (sources)", "What it is", "Changes from ``SCHIEBER``"]
+    return _list_table(header, rows, "16 20 32 32")
+
+
+def _sources_table() -> list[str]:
+    rows = [[f"[{tag}]", text] for tag, text in SOURCES.items()]
+    return _list_table(["Tag", "Source"], rows, "20 80")
 
 
 def _presets_api() -> list[str]:
     """A ``py:data`` entry per preset, for api.rst (autodata would show RuleSet's docstring)."""
     lines = []
     for name, preset in rules.PRESETS.items():
-        changes = preset.changes_from(rules.SCHIEBER)
-        changed = ", ".join(f"``{key}={_plain(value)}``" for key, value in changes.items())
+        doc = PRESETS_DOC[name]
         lines += [
             f".. py:data:: {name}",
             "   :type: RuleSet",
             "",
-            f"   {PRESET_DESCRIPTIONS.get(name, '')}",
+            f"   {doc.description} Rule system: {_sources(doc.sources)}.",
         ]
+        changed = _changes(preset)
         if changed:
             lines += ["", f"   ``SCHIEBER`` with {changed}."]
         lines.append("")
     return lines
-
-
-def _check_descriptions(logger: Any) -> None:
-    names = set(jass.RuleSet.option_names())
-    for missing in sorted(names - OPTION_DESCRIPTIONS.keys()):
-        logger.warning(
-            "docs/conf.py: RuleSet option %r has no entry in OPTION_DESCRIPTIONS", missing
-        )
-    for stale in sorted((OPTION_DESCRIPTIONS.keys() | LATER_OPTIONS) - names):
-        logger.warning("docs/conf.py: %r is not a RuleSet option any more", stale)
-    presets = set(rules.PRESETS)
-    for missing in sorted(presets - PRESET_DESCRIPTIONS.keys()):
-        logger.warning("docs/conf.py: preset %r has no entry in PRESET_DESCRIPTIONS", missing)
-    for stale in sorted(PRESET_DESCRIPTIONS.keys() - presets):
-        logger.warning("docs/conf.py: %r is not a preset any more", stale)
 
 
 def _write(path: Path, lines: list[str]) -> None:
@@ -288,12 +607,15 @@ def _write(path: Path, lines: list[str]) -> None:
 
 
 def generate_tables(_app: Any) -> None:
-    """Write docs/_generated/*.inc from the code before any page is read."""
-    _check_descriptions(logging.getLogger(__name__))
+    """Check the tables against the code, then write docs/_generated/*.inc."""
+    problems = check_docs()
+    if problems:
+        raise ExtensionError("docs/conf.py disagrees with the code:\n  " + "\n  ".join(problems))
     GENERATED.mkdir(exist_ok=True)
     _write(GENERATED / "options.inc", _options_table())
     _write(GENERATED / "multipliers.inc", _multipliers_table())
     _write(GENERATED / "presets.inc", _presets_table())
+    _write(GENERATED / "sources.inc", _sources_table())
     _write(GENERATED / "presets_api.inc", _presets_api())
 
 
@@ -334,7 +656,8 @@ def _tidy_class_fields(_app: Any, domain: str, objtype: str, contentnode: Any) -
 
 
 _PRIVATE_MODULE = re.compile(
-    r"\bjass\.(?:cards|contracts|seats|actions|errors|play|scoring|state|rules\.ruleset)\."
+    r"\bjass\.(?:cards|contracts|seats|actions|errors|hand|play|scoring|state|weis|view|sampling"
+    r"|rules\.ruleset)\."
 )
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+import jass
 from jass import (
     Card,
     CardSet,
@@ -538,3 +539,26 @@ def test_states_pickle_and_keep_contract_singletons() -> None:
     assert copy == game
     assert copy.contract is HEARTS
     assert copy.history == game.history
+
+
+def test_stoeck_are_shown_to_finish_only_if_they_take_the_team_there_first() -> None:
+    # Seat 0 holds KH QH (Stöck, team 0) and takes trick 1 (25 points). Team 1 wins the Weis
+    # (9D-QD 50 and 9H-JH 20): in the order Stöck, Weis, trick it reaches 25 before team 0
+    # could, by Stöck (20) and the trick, so the Stöck may not be shown.
+    table = [
+        "6S 7S 8S KH QH 6C 7C 6D AD",
+        "9D 10D JD QD 9S 10S 8C 9C 6H",
+        "AC KC QC JS QS 7H 8H 7D 8D",
+        "9H 10H JH AH KS AS JC 10C KD",
+    ]
+    ruleset = rules.SCHIEBER.evolve(
+        first_hand_rule="MARKER_CARD", first_hand_marker="6S", target=25, multipliers="FLAT"
+    )
+    game = Game.new(ruleset, seed=1).deal(hands=table).choose("hearts")
+    for card in ("AD", "10D", "8D", "KD"):
+        game = game.play(card)
+    assert game.result is not None
+    assert game.winner == Team(1)
+    assert game.result.event is jass.ScoringEvent.WEIS
+    assert game.stoeck is None  # no Stöck were shown: they would not have finished first
+    assert game.scores[0] == 0

@@ -28,7 +28,6 @@ from jass.errors import (
     IllegalReason,
     InvalidInputError,
     JassError,
-    NotSupportedError,
 )
 from jass.hand import Hand, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
@@ -70,7 +69,6 @@ __all__ = [
     "IllegalReason",
     "InvalidInputError",
     "JassError",
-    "NotSupportedError",
     "Phase",
     "Play",
     "PlayerView",

@@ -21,7 +21,6 @@ __all__ = [
     "IllegalReason",
     "InvalidInputError",
     "JassError",
-    "NotSupportedError",
 ]
 
 
@@ -92,13 +91,3 @@ class IllegalActionError(JassError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # Picklable, so that it crosses process pools; the state stays behind.
         return (type(self), (str(self), self.reason, self.action, None))
-
-
-class NotSupportedError(JassError, NotImplementedError):
-    """A feature that this version of :mod:`jass` does not implement yet.
-
-    It is raised instead of silently ignoring a request.
-
-    >>> issubclass(NotSupportedError, NotImplementedError)
-    True
-    """

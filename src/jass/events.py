@@ -54,20 +54,6 @@ class ScoringSteps(GameReadout):
         ctx = self._ctx
         ev = self._ev
         facts = ctx.facts
-        if (
-            facts.claim_stoeck
-            and ctx.stoeck_seat >= 0
-            and not ev.stoeck_done
-            and events[:1] != [(_STOECK, ctx.stoeck_seat & 1, STOECK_POINTS)]  # already scoring
-        ):
-            team = ctx.stoeck_seat & 1
-            gain = sum(points for _, credited, points in events if credited == team)
-            target = facts.auto_target
-            if (
-                target is not None
-                and self._scores[team] + (STOECK_POINTS + gain) * ctx.multiplier >= target
-            ):
-                events = [(_STOECK, team, STOECK_POINTS), *events]  # shown to finish (R9.4)
         if len(events) > 1:
             rank = facts.event_rank
             if len(events) == 2:
@@ -75,10 +61,38 @@ class ScoringSteps(GameReadout):
                     events = [events[1], events[0]]
             else:
                 events.sort(key=lambda event: rank[event[0]])
+        if (
+            facts.claim_stoeck
+            and ctx.stoeck_seat >= 0
+            and not ev.stoeck_done
+            and events[:1] != [(_STOECK, ctx.stoeck_seat & 1, STOECK_POINTS)]  # already scoring
+            and self._claim_finishes(ctx.stoeck_seat & 1, events)
+        ):
+            events = [(_STOECK, ctx.stoeck_seat & 1, STOECK_POINTS), *events]  # shown (R9.4)
         for kind, team, points in events:
             self._credit(kind, team, points, step)
             if self._ctx.outcome is not None:
                 return
+
+    def _claim_finishes(self, team: int, events: list[Event]) -> bool:
+        """Whether unscored Stöck shown now take ``team`` to the target first (R9.4).
+
+        They count ahead of the step's ``events`` (in ausmach order); the claim stands only if
+        the team then reaches the target before the opponents do.
+        """
+        target = self._ctx.facts.auto_target
+        if target is None:
+            return False
+        multiplier = self._ctx.multiplier
+        scores = [self._scores[0], self._scores[1]]
+        scores[team] += STOECK_POINTS * multiplier
+        if scores[team] >= target:
+            return True
+        for _, credited, points in events:
+            scores[credited] += points * multiplier
+            if scores[credited] >= target:
+                return credited == team
+        return False
 
     def _credit(self, kind: ScoringEvent, team: int, points: int, step: int) -> None:
         ctx = self._ctx
