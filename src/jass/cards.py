@@ -375,6 +375,8 @@ class CardSet(int):
         """Build a set from a bitmask, one card, or cards (or card names)."""
         if isinstance(cards, Card):
             return int.__new__(cls, 1 << cards)
+        if isinstance(cards, CardSet):
+            return int.__new__(cls, cards)
         if isinstance(cards, str):
             raise InvalidInputError(f"use CardSet.parse({cards!r}) to read card names")
         if isinstance(cards, Iterable) and not isinstance(cards, bytes):

@@ -84,6 +84,9 @@ class ScoringSteps(GameReadout):
         if target is None:
             return False
         multiplier = self._ctx.multiplier
+        gain = sum(points for _, credited, points in events if credited == team)
+        if self._scores[team] + (STOECK_POINTS + gain) * multiplier < target:
+            return False  # the usual case, decided without playing the step through
         scores = [self._scores[0], self._scores[1]]
         scores[team] += STOECK_POINTS * multiplier
         if scores[team] >= target:

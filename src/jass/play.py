@@ -65,7 +65,7 @@ def legal_cards(
         over &= above[card]
     if follow:
         return _new_set(CardSet, follow | over)
-    if held == hand:
+    if not ~trumps & hand:  # only trumps left (an == on a CardSet would be slower)
         if over and ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER:
             return _new_set(CardSet, over)
         return hand

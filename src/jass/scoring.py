@@ -28,6 +28,7 @@ __all__ = [
     "match_bonus",
     "schneider",
     "score_hand",
+    "scored_hand",
 ]
 
 _ALL_CARD_POINTS = 157
@@ -109,6 +110,25 @@ def score_hand(
         raise InvalidInputError(
             f"a complete hand has 157 card points in 9 tricks, got {card_points} in {tricks}"
         )
+    return scored_hand(contract, card_points, tricks, declaring_team, ruleset, weis, stoeck)
+
+
+def scored_hand(
+    contract: Contract,
+    card_points: tuple[int, int],
+    tricks: tuple[int, int],
+    declaring_team: Team,
+    ruleset: RuleSet,
+    weis: tuple[int, int],
+    stoeck: tuple[int, int],
+) -> HandScore:
+    """:func:`score_hand` without checking its input, for the state machine's hot path.
+
+    >>> from jass import Contract, Team, rules
+    >>> scored_hand(Contract.OBENABE, (57, 100), (4, 5), Team(0), rules.SCHIEBER,
+    ...             (0, 0), (0, 0)).totals
+    (171, 300)
+    """
     match = Team(0) if tricks[0] == 9 else Team(1) if tricks[1] == 9 else None
     bonus = [0, 0]
     if contract.kind is ContractKind.MISERE:

@@ -32,7 +32,7 @@ from jass.hand import NO_EVENTS, GameFacts, Hand, HandContext, HandEvents, Phase
 from jass.play import explain_illegal, legal_cards
 from jass.readout import GameReadout
 from jass.rules import SCHIEBER, RuleSet, WeisDeclaration
-from jass.scoring import EndReason, ScoringEvent, end_after_hand, score_hand
+from jass.scoring import EndReason, ScoringEvent, end_after_hand, scored_hand
 from jass.seats import Seat, Team
 from jass.weis import Weis, find_weis
 
@@ -198,7 +198,7 @@ class Game(ScoringSteps):
         game._leader = -1
         game._points = (0, 0)
         game._tricks = (0, 0)
-        game._history = (self._history, Deal(cards))
+        game._history = (self._history, _deal_action(cards))
         return game
 
     def shove(self) -> Game:
@@ -535,14 +535,14 @@ class Game(ScoringSteps):
         # The hand is complete: score it, even if its last trick ended the game.
         ctx = game._ctx
         ev = game._ev
-        score = score_hand(
+        score = scored_hand(
             ctx.contract,
             game._points,
             tricks,
             hand.declaring_team,
             ctx.rules,
-            weis=ev.weis_credit,
-            stoeck=ev.stoeck_credit,
+            ev.weis_credit,
+            ev.stoeck_credit,
         )
         start = hand.scores_before
         scores = (start[0] + score.totals[0], start[1] + score.totals[1])
@@ -576,3 +576,10 @@ def _restore(fields: tuple[object, ...], history: tuple[Action, ...]) -> Game:
         node = (node, action)
     game._history = node
     return game
+
+
+def _deal_action(cards: DealtHands) -> Deal:
+    """A :class:`Deal` value for hands already checked (skips the converter)."""
+    action = object.__new__(Deal)
+    object.__setattr__(action, "hands", cards)
+    return action
