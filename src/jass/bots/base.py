@@ -1,0 +1,103 @@
+"""The :class:`Bot` protocol, :class:`RandomBot`, and loops that let bots play.
+
+>>> import jass
+>>> from jass.bots import RandomBot, play_game
+>>> bots = [RandomBot(seed=s) for s in range(4)]
+>>> game = play_game(jass.Game.new(jass.rules.SCHIEBER_1000, seed=3), bots)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from jass.actions import Action, Thank
+from jass.errors import InvalidInputError
+from jass.hand import Phase
+from jass.state import Game
+from jass.view import PlayerView
+
+__all__ = ["Bot", "RandomBot", "play_game", "play_hand"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with ``choose_action(view) -> action`` is a bot.
+
+    It is asked for every decision of its seat: the contract or a shove, Weis to declare (under
+    ``weis_declaration=MANUAL``), the card to play, and whether to thank. It must return one of
+    ``view.legal_actions()``.
+
+    >>> isinstance(RandomBot(), Bot)
+    True
+    """
+
+    def choose_action(self, view: PlayerView) -> Action:
+        """The action to take in ``view``."""
+        ...
+
+
+class RandomBot:
+    """Plays a random legal action; thanks only when its team has reached the target.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal()
+    >>> RandomBot(seed=1).choose_action(g.view(g.to_move)) in g.legal_actions()
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose_action(self, view: PlayerView) -> Action:
+        """A random legal action, never a false thank.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=2).deal().choose("obenabe")
+        >>> RandomBot(seed=1).choose_action(g.view(g.to_move)).card in g.legal_moves()
+        True
+        """
+        actions = view.legal_actions()
+        if not actions:
+            raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
+        for action in actions:
+            if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
+                return action
+        choices = [a for a in actions if not isinstance(a, Thank)]
+        return self._rng.choice(choices or list(actions))
+
+
+def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
+    """Deal (if due) and let ``bots`` (one per seat) play until the hand or game is over.
+
+    >>> import jass
+    >>> g = play_hand(jass.Game.new(seed=3), [RandomBot(seed=s) for s in range(4)])
+    >>> g.phase.name in ("DEAL", "OVER"), len(g.hand_results) <= 1
+    (True, True)
+    """
+    if len(bots) != 4:
+        raise InvalidInputError(f"a game needs four bots, one per seat, got {len(bots)}")
+    if game.phase is Phase.DEAL:
+        game = game.deal()
+    while game.phase in (Phase.CHOOSE, Phase.PLAY):
+        seat = game.to_move
+        assert seat is not None  # noqa: S101
+        game = game.apply(bots[seat].choose_action(game.view(seat)))
+    return game
+
+
+def play_game(game: Game, bots: Sequence[Bot], *, max_hands: int = 1000) -> Game:
+    """Let ``bots`` play ``game`` to its end (at most ``max_hands`` hands).
+
+    >>> import jass
+    >>> play_game(jass.Game.new(jass.rules.TOURNAMENT_12, seed=1), [RandomBot()] * 4).is_over
+    True
+    """
+    for _ in range(max_hands):
+        if game.is_over:
+            break
+        game = play_hand(game, bots)
+    return game
