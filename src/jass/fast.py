@@ -42,8 +42,9 @@ _THIRDS: Final = tuple(
 _LOW, _MIDDLE, _HIGH = _THIRDS
 _SUIT_OF: Final = tuple(0x1FF << (9 * (card // 9)) for card in range(36))
 
-#: A rollout policy: given (hand, legal mask, trick so far, seat), return the card to play.
-Policy = Callable[[int, int, Sequence[int], int], int]
+#: A rollout policy: given (hand, legal mask, trick so far, seat, every card still held), return
+#: the card to play.
+Policy = Callable[[int, int, Sequence[int], int, int], int]
 
 
 def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool = False) -> int:
@@ -95,7 +96,8 @@ def play_out(
 
     ``hands`` are the cards each seat holds (int masks), ``leader`` leads the current
     ``trick`` (the cards already in it), and ``points``/``tricks`` are what each team took so
-    far. Cards come from ``policy`` (a function of hand, legal mask, trick, seat), or at random
+    far. Cards come from ``policy`` (a function of hand, legal mask, trick, seat and every card
+    still held), or at random
     from ``rng``. Card points include the last trick's 5 and, for a match, the match bonus of
     ``ruleset`` (counter-match rules included); in Misère each team gets its opponents' points.
 
@@ -124,7 +126,7 @@ def play_out(
                 cards = _LOW[legal & 0xFFF] + _MIDDLE[(legal >> 12) & 0xFFF] + _HIGH[legal >> 24]
                 card = cards[int(uniform() * len(cards))]
             else:
-                card = policy(hand, legal, current, seat)
+                card = policy(hand, legal, current, seat, held[0] | held[1] | held[2] | held[3])
             held[seat] = hand & ~(1 << card)
             current.append(card)
             seat = (seat + 1) & 3

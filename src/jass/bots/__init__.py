@@ -16,5 +16,7 @@ thank. Ten lines make a bot:
 """
 
 from jass.bots.base import Bot, RandomBot, play_game, play_hand
+from jass.bots.montecarlo import MonteCarloBot
+from jass.bots.rule import RuleBot
 
-__all__ = ["Bot", "RandomBot", "play_game", "play_hand"]
+__all__ = ["Bot", "MonteCarloBot", "RandomBot", "RuleBot", "play_game", "play_hand"]

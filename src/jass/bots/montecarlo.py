@@ -1,0 +1,182 @@
+"""MonteCarloBot: perfect-information Monte Carlo over deals consistent with its view.
+
+For each card it may play, the bot averages the outcome over deals drawn with
+:func:`~jass.sample_deals`: in each deal it plays the card, then finishes the hand with the
+exact solver when few tricks are left, and otherwise with fast rollouts in which every player
+follows :func:`~jass.bots.rule.heuristic_card`. It plays the card with the best average
+difference between its side's points and the opponents'. Contracts, shoves, Weis and thanks
+are :class:`~jass.bots.RuleBot`'s.
+
+The budget is a number of sampled deals, a time limit per decision, or both (whichever ends
+first; at least one deal is always used).
+
+>>> import jass
+>>> g = jass.Game.new(seed=2).deal().choose("hearts")
+>>> bot = MonteCarloBot(samples=4, seed=1)
+>>> bot.choose_action(g.view(g.to_move)).card in g.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Final
+
+from jass.actions import PLAY_ACTIONS, Action, Play
+from jass.bots.rule import RuleBot, heuristic_card
+from jass.contracts import Contract, ContractKind
+from jass.fast import play_out
+from jass.hand import Phase
+from jass.sampling import DealSampler
+from jass.scoring import match_bonus
+from jass.solver import Solver
+from jass.view import PlayerView
+
+__all__ = ["MonteCarloBot"]
+
+_FULL: Final = (1 << 36) - 1
+
+
+class MonteCarloBot:
+    """Perfect-information Monte Carlo (see the module's description).
+
+    Args:
+        samples: deals to sample per decision (``None``: no count limit).
+        time_limit: seconds per decision (``None``: no time limit); 1 s by default.
+        solve_tricks: finish with the exact solver when at most this many tricks are left.
+        seed: seed of the bot's random generator, for reproducible play.
+
+    >>> MonteCarloBot(samples=8, time_limit=None).samples
+    8
+    """
+
+    def __init__(
+        self,
+        samples: int | None = None,
+        time_limit: float | None = 1.0,
+        *,
+        solve_tricks: int = 3,
+        seed: int | None = None,
+    ) -> None:
+        self.samples = samples
+        self.time_limit = time_limit
+        self.solve_tricks = solve_tricks
+        self._rng = random.Random(seed)
+        self._rules_bot = RuleBot()
+
+    def choose_action(self, view: PlayerView) -> Action:
+        """The best card by Monte Carlo; every other decision as :class:`RuleBot` makes it.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=3).deal()
+        >>> MonteCarloBot(samples=2).choose_action(g.view(g.to_move)) in g.legal_actions()
+        True
+        """
+        if view.phase is not Phase.PLAY or view.may_declare:
+            return self._rules_bot.choose_action(view)
+        actions = view.legal_actions()
+        rule_choice = self._rules_bot.choose_action(view)
+        if not isinstance(rule_choice, Play):
+            return rule_choice  # a thank
+        legal = view.legal_moves().cards()
+        if len(legal) == 1:
+            return PLAY_ACTIONS[legal[0]]
+        totals = dict.fromkeys(legal, 0.0)
+        sampler = DealSampler(view)
+        deadline = time.perf_counter() + self.time_limit if self.time_limit else None
+        count = 0
+        while True:
+            deal = sampler.sample(self._rng)
+            for card in legal:
+                totals[card] += self._evaluate(view, deal, card)
+            count += 1
+            if self.samples is not None and count >= self.samples:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if self.samples is None and deadline is None:
+                break
+        best = max(legal, key=lambda c: totals[c])
+        assert PLAY_ACTIONS[best] in actions  # noqa: S101
+        return PLAY_ACTIONS[best]
+
+    def _evaluate(self, view: PlayerView, deal: Sequence[int], card: int) -> float:
+        """The side's points minus the opponents' after playing ``card`` in ``deal``."""
+        contract = view.contract
+        assert contract is not None  # noqa: S101
+        played = int(view.played)
+        hands = [int(h) & ~played for h in deal]
+        seat = int(view.seat)
+        side = seat & 1
+        hands[seat] &= ~(1 << card)
+        trick = [*view.trick, card]
+        leader = int(view.trick_leader) if view.trick_leader is not None else seat
+        taken = [0, 0]
+        tricks = [0, 0]
+        for done in view.tricks:
+            team = int(done.winner) & 1
+            taken[team] += done.points
+            tricks[team] += 1
+        hand = view.hand_number
+        declaring = (int(view.dealer or 0) + 1) & 1 if hand is not None else 0
+        tricks_left = 9 - tricks[0] - tricks[1]
+        if len(trick) == 4:
+            # Settle the trick the card completes, then go on from the next one.
+            keys = contract.win_keys[trick[0] // 9]
+            best = max(range(4), key=lambda i: keys[trick[i]])
+            leader = (leader + best) & 3
+            table = contract.card_points(old_undenufe=view.ruleset.old_undenufe)
+            team = leader & 1
+            taken[team] += sum(table[c] for c in trick) + (5 if tricks_left == 1 else 0)
+            tricks[team] += 1
+            trick = []
+            tricks_left -= 1
+            if tricks_left == 0:
+                return self._final(taken, tricks, contract, view, declaring, side)
+        if tricks_left <= self.solve_tricks:
+            solver = Solver(contract, view.ruleset)
+            result = solver.solve(
+                hands, leader, trick, (tricks[0], tricks[1]), declaring_team=declaring
+            )
+            mover_side = ((leader + len(trick)) & 3) & 1
+            sign = 1 if mover_side == side else -1
+            before = taken[side] - taken[side ^ 1]
+            if contract.kind is ContractKind.MISERE:
+                before = -before
+            return before + sign * result.difference
+
+        def policy(hand: int, legal: int, current: Sequence[int], _seat: int, held: int) -> int:
+            unplayed = held | sum(1 << c for c in current)
+            return heuristic_card(hand, legal, current, contract, unplayed)
+
+        points, _ = play_out(
+            hands,
+            contract,
+            leader,
+            policy,
+            ruleset=view.ruleset,
+            trick=trick,
+            points=(taken[0], taken[1]),
+            tricks=(tricks[0], tricks[1]),
+            declaring_team=declaring,
+        )
+        return float(points[side] - points[side ^ 1])
+
+    @staticmethod
+    def _final(
+        taken: list[int],
+        tricks: list[int],
+        contract: Contract,
+        view: PlayerView,
+        declaring: int,
+        side: int,
+    ) -> float:
+        points = list(taken)
+        if contract.kind is ContractKind.MISERE:
+            points.reverse()
+        elif 9 in tricks:
+            team = tricks.index(9)
+            points[team] += match_bonus(team == declaring, view.ruleset)
+        return float(points[side] - points[side ^ 1])
