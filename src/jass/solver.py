@@ -105,6 +105,7 @@ class Solver:
         self._sign = -1 if contract.kind is ContractKind.MISERE else 1
         self._tt: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self._equivalent: dict[int, tuple[int, ...]] = {}
+        self._move_orders: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
         # Each suit's cards from the strongest down, for merging equivalent cards.
         self._orders = tuple(
             tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
@@ -170,13 +171,24 @@ class Solver:
         current = list(trick)
         best: int | None = None
         exact = True
+        bottom = lo
+
+        def down(value: int) -> int:
+            # Without a match the difference is 2 x (the side's points) - left, so it has the
+            # parity of ``left``: a failed probe at ``value + 1`` bounds it by this.
+            if value < -left:
+                return bottom
+            if value > left:
+                return left
+            return value - ((value - left) & 1)
+
         try:
             while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if self._search(held, current, leader, mid, match):
-                    lo = mid
+                target = (lo + hi + 1) // 2
+                if self._search(held, current, leader, target, match):
+                    lo = target
                 else:
-                    hi = mid - 1
+                    hi = max(down(target - 1), lo)
             best = self._best_move(held, current, leader, lo, match)
         except _Budget:
             exact = False
@@ -275,7 +287,9 @@ class Solver:
                     return True
         legal = legal_mask(hands[seat], trick, self.contract, self._strict)
         moves = self._ordered(legal, hands, trick, seat)
-        if entry is not None and entry[2] in moves and moves[0] != entry[2]:
+        if n and len(moves) > 1:
+            moves = self._in_trick_order(moves, trick)
+        elif entry is not None and entry[2] in moves and moves[0] != entry[2]:
             moves = (entry[2], *(card for card in moves if card != entry[2]))
         result = not mine
         chosen = -1
@@ -292,6 +306,31 @@ class Solver:
         if n == 0:
             self._store(hands, leader, match, target, result, chosen)
         return result
+
+    def _in_trick_order(self, moves: tuple[int, ...], trick: list[int]) -> tuple[int, ...]:
+        """Order a follower's moves: cheapest winner first, or points onto a partner's trick."""
+        keys = self._keys[trick[0] // 9]
+        top = -1
+        top_at = 0
+        for index, card in enumerate(trick):
+            if keys[card] > top:
+                top, top_at = keys[card], index
+        partner = (len(trick) - top_at) % 2 == 0
+        cache_key = (moves, top, partner)
+        ordered = self._move_orders.get(cache_key)
+        if ordered is None:
+            table = self._table
+            if partner:  # keep the partner's trick, give it points
+                ordered = tuple(sorted(moves, key=lambda c: (keys[c] > top, -table[c])))
+            else:  # take it as cheaply as possible, or give away little
+                ordered = tuple(
+                    sorted(
+                        moves,
+                        key=lambda c: (keys[c] <= top, keys[c] if keys[c] > top else table[c]),
+                    )
+                )
+            self._move_orders[cache_key] = ordered
+        return ordered
 
     def _left_points(self, remaining: int) -> int:
         suits = self._suit_points
