@@ -43,10 +43,10 @@ class MonteCarloBot:
     """Perfect-information Monte Carlo (see the module's description).
 
     Args:
+        seed: seed of the bot's random generator, for reproducible play.
         samples: deals to sample per decision (``None``: no count limit).
         time_limit: seconds per decision (``None``: no time limit); 1 s by default.
         solve_tricks: finish with the exact solver when at most this many tricks are left.
-        seed: seed of the bot's random generator, for reproducible play.
 
     >>> MonteCarloBot(samples=8, time_limit=None).samples
     8
@@ -54,11 +54,11 @@ class MonteCarloBot:
 
     def __init__(
         self,
+        seed: int | None = None,
+        *,
         samples: int | None = None,
         time_limit: float | None = 1.0,
-        *,
         solve_tricks: int = 3,
-        seed: int | None = None,
     ) -> None:
         self.samples = samples
         self.time_limit = time_limit
