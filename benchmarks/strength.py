@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
             points = result.points
             interval = f"[{points.low:.1f}, {points.high:.1f}]"
             seconds = time.perf_counter() - start
-            print(f"{name:<30} {args.deals:>6} {points.value:>12.1f} {interval:>20} {seconds:>8.0f}")
+            print(
+                f"{name:<30} {args.deals:>6} {points.value:>12.1f} {interval:>20} {seconds:>8.0f}"
+            )
     return 0
 
 
