@@ -27,7 +27,7 @@ from jass.weis import Weis, WeisResult, find_weis, resolve_declared_weis
 if TYPE_CHECKING:
     pass
 
-__all__ = ["STOECK_POINTS", "ScoringSteps"]
+__all__ = ["STOECK_POINTS", "ScoringSteps", "add_to"]
 
 #: Unmultiplied value of the Stöck (RULES.md R8.1).
 STOECK_POINTS: Final = 20
@@ -38,6 +38,15 @@ _TRICK: Final = ScoringEvent.TRICK
 
 #: One event of a scoring step: (kind, team credited, unmultiplied points).
 Event = tuple[ScoringEvent, int, int]
+
+
+def add_to(pair: tuple[int, int], team: int, amount: int) -> tuple[int, int]:
+    """``pair`` (a value per team) with ``amount`` added for ``team``.
+
+    >>> add_to((10, 20), 1, 5)
+    (10, 25)
+    """
+    return (pair[0] + amount, pair[1]) if team == 0 else (pair[0], pair[1] + amount)
 
 
 class ScoringSteps(GameReadout):
@@ -101,47 +110,16 @@ class ScoringSteps(GameReadout):
         ctx = self._ctx
         amount = points * ctx.multiplier
         before = self._scores[team]
-        self._scores = (
-            (before + amount, self._scores[1])
-            if team == 0
-            else (
-                self._scores[0],
-                before + amount,
-            )
-        )
+        self._scores = add_to(self._scores, team, amount)
         if kind is not _TRICK:
             ev = self._ev
             if kind is _WEIS:
-                credit = ev.weis_credit
-                weis = (
-                    (credit[0] + points, credit[1])
-                    if team == 0
-                    else (credit[0], credit[1] + points)
-                )
-                self._ev = HandEvents(
-                    ev.declared,
-                    ev.weis,
-                    weis,
-                    ev.stoeck_credit,
-                    ev.weis_pending,
-                    ev.stoeck_done,
-                    ev.stoeck_step,
-                )
+                self._ev = ev._replace(weis_credit=add_to(ev.weis_credit, team, points))
             else:
-                credit = ev.stoeck_credit
-                stoeck = (
-                    (credit[0] + points, credit[1])
-                    if team == 0
-                    else (credit[0], credit[1] + points)
-                )
-                self._ev = HandEvents(
-                    ev.declared,
-                    ev.weis,
-                    ev.weis_credit,
-                    stoeck,
-                    ev.weis_pending,
-                    True,  # noqa: FBT003  (stoeck_done, positional for speed)
-                    step,
+                self._ev = ev._replace(
+                    stoeck_credit=add_to(ev.stoeck_credit, team, points),
+                    stoeck_done=True,
+                    stoeck_step=step,
                 )
         facts = ctx.facts
         target = facts.reach_target

@@ -27,7 +27,7 @@ from jass.cards import Card, CardSet, as_card
 from jass.contracts import Contract
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
-from jass.events import STOECK_POINTS, ScoringSteps
+from jass.events import STOECK_POINTS, ScoringSteps, add_to
 from jass.hand import NO_EVENTS, GameFacts, Hand, HandContext, HandEvents, Phase
 from jass.play import explain_illegal, legal_cards
 from jass.readout import GameReadout
@@ -504,11 +504,7 @@ class Game(ScoringSteps):
         game._leader = game._to_move = winner
         game._tricks = tricks
         taken = points + 5 if completed == 9 else points
-        game._points = (
-            (self._points[0] + taken, self._points[1])
-            if team == 0
-            else (self._points[0], self._points[1] + taken)
-        )
+        game._points = add_to(self._points, team, taken)
         hand = ctx.hand
         assert hand is not None  # noqa: S101
         step = ctx.hand_step + completed - 1
