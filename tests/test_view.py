@@ -250,3 +250,25 @@ def test_sample_deals_checks_its_input() -> None:
         sample_deals(dealt.view(Seat(0)), -1, random.Random(1))
     assert sample_deals(dealt.view(Seat(0)), 0, random.Random(1)) == []
     assert Play(Card.parse("6S")) in [Play(c) for c in CardSet.parse("6S")]
+
+
+def test_rare_declared_weis_fall_back_to_the_best_draw() -> None:
+    # Seat 0 declares four Jacks and a three-card sequence: deals that explain it are so rare
+    # that rejection gives up, and the sampler returns its best draw instead of failing.
+    deal = [
+        "JS JH JD JC 6S 7S 8S AH KH",
+        "6H 8H 10H 7D QD AD 6C 7C 9C",
+        "9S 10S QS 7H 9H 6D 8D 9D 8C",
+        "KS AS QH 10D KD 10C QC KC AC",
+    ]
+    ruleset = rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD", first_hand_marker="JS")
+    game = Game.new(ruleset, seed=1).deal(hands=deal).choose("spades").play("JD")
+    view = game.view(Seat(1))
+    assert view.declared_points[0] == (200, 20)
+    sampler = DealSampler(view)
+    for _ in range(3):
+        dealt = sampler.sample(random.Random(7))
+        assert dealt[1] == game.hands[1]
+        assert Card.parse("JD") in dealt[0]
+        assert sorted(c for hand in dealt for c in hand) == list(range(36))
+    assert sampler.fallbacks <= 3
