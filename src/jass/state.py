@@ -18,6 +18,7 @@ search node, shared between threads, or used as a dict key. Illegal actions rais
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any, Final, NoReturn
 
 import attrs
@@ -164,7 +165,7 @@ class Game(ScoringSteps):
             return self.deal(hands=action.hands)
         raise InvalidInputError(f"{action!r} is not an action")
 
-    def deal(self, hands: Any = None) -> Game:
+    def deal(self, hands: Iterable[CardSet | str] | None = None) -> Game:
         """Deal the next hand: from the seeded deck, or the four ``hands`` given by seat.
 
         The seeded deal follows RULES.md R3.5: three rounds of 3-card packets, forehand first.
@@ -337,7 +338,7 @@ class Game(ScoringSteps):
             self._finish_trick(game, trick)
         return game
 
-    def declare_weis(self, weis: Any = ()) -> Game:
+    def declare_weis(self, weis: Weis | Iterable[Weis] = ()) -> Game:
         """Declare Weis before playing the first card of trick 1 (``weis_declaration=MANUAL``).
 
         ``weis`` is any choice of the Weis :func:`~jass.find_weis` finds in the mover's hand;
