@@ -875,7 +875,7 @@ def test_manual_declaring_everything_is_the_same_as_auto() -> None:
 
 def refused(game: Game, weis: object) -> IllegalReason:
     with pytest.raises(IllegalActionError) as info:
-        game.declare_weis(weis)  # type: ignore[arg-type]  (bad input on purpose)
+        game.declare_weis(weis)  # type: ignore[arg-type]
     assert info.value.state == game
     return info.value.reason
 
