@@ -87,7 +87,8 @@ class Solver:
     >>> for _ in range(24):
     ...     g = g.play(g.legal_moves().cards()[-1])
     >>> solver = Solver(g.contract)
-    >>> solver.solve([int(h) for h in g.hands], int(g.trick_leader), g.trick).exact
+    >>> hands = [int(h) for h in g.hands]
+    >>> solver.solve(hands, int(g.trick_leader), g.trick, g.tricks_won).exact
     True
     """
 
@@ -120,6 +121,7 @@ class Solver:
             for suit in range(4)
         )
         self._side = 0
+        self._table_context: tuple[int, tuple[int, int]] = (-1, (0, 0))
         self.nodes = 0
         self._limit = 0
         self._deadline = 0.0
@@ -153,6 +155,15 @@ class Solver:
             for i in range(4)
         ):
             raise InvalidInputError("the hands and the trick do not make a position")
+        seen = 0
+        for cards in (*held, sum(1 << c for c in trick)):
+            if seen & cards:
+                raise InvalidInputError("a card is in two hands (or in a hand and the trick)")
+            seen |= cards
+        if tricks[0] + tricks[1] + cards_left[seat] != 9 or min(tricks) < 0:
+            raise InvalidInputError(
+                f"{tricks} tricks taken do not fit {cards_left[seat]} cards left to play"
+            )
         side = seat & 1
         self.nodes = 0
         self._limit = node_limit or 0
@@ -164,6 +175,10 @@ class Solver:
             if self._sign > 0
             else (0, 0)
         )
+        if (side, self._bonus) != self._table_context:
+            # The table's values are the side's: another side (or bonus) needs a new table.
+            self._tt.clear()
+            self._table_context = (side, self._bonus)
         self._side = side
         left = sum(self._table[c] for h in held for c in range(36) if h >> c & 1)
         left += sum(self._table[c] for c in trick) + 5
@@ -225,7 +240,10 @@ class Solver:
         self, legal: int, hands: list[int], trick: list[int], seat: int
     ) -> tuple[int, ...]:
         """The mover's legal cards, one per class of equivalent cards, strongest first."""
+        # Cards of other hands, and of the current trick, part runs of equivalent cards.
         others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+        for card in trick:
+            others |= 1 << card
         led = trick[0] // 9 if trick else 4
         key = (legal << 36 | others) << 3 | led
         moves = self._equivalent.get(key)
@@ -296,9 +314,11 @@ class Solver:
         for card in moves:
             hands[seat] ^= 1 << card
             trick.append(card)
-            value = self._search(hands, trick, leader, target, match)
-            trick.pop()
-            hands[seat] ^= 1 << card
+            try:
+                value = self._search(hands, trick, leader, target, match)
+            finally:  # also when the budget runs out: the position must be left as it was
+                trick.pop()
+                hands[seat] ^= 1 << card
             if value == mine:
                 result = mine
                 chosen = card
