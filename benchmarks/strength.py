@@ -13,7 +13,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
-from jass.arena import play_match
+from jass.arena import BotFactory, play_match
 from jass.bots import MonteCarloBot, RandomBot, RuleBot
 
 
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     monte_carlo = partial(MonteCarloBot, samples=args.samples, time_limit=None)
-    matches = [
+    matches: list[tuple[str, BotFactory, BotFactory]] = [
         ("RuleBot vs RandomBot", RuleBot, RandomBot),
         (f"MonteCarloBot({args.samples}) vs RuleBot", monte_carlo, RuleBot),
     ]
