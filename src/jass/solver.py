@@ -105,8 +105,8 @@ class Solver:
         self._strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
         self._sign = -1 if contract.kind is ContractKind.MISERE else 1
         self._tt: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-        self._equivalent: dict[int, tuple[int, ...]] = {}
-        self._move_orders: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
+        self._move_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._classes: dict[int, int] = {}
         # Each suit's cards from the strongest down, for merging equivalent cards.
         self._orders = tuple(
             tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
@@ -208,8 +208,7 @@ class Solver:
         except _Budget:
             exact = False
         if best is None:
-            legal = legal_mask(held[seat], current, self.contract, self._strict)
-            best = self._ordered(legal, held, current, seat)[0]
+            best = self._moves(held, current, seat)[0]
         # The difference is what the side is credited minus what the opponents are (in Misère
         # each side is credited what the other takes); the two add up to ``left`` but for a match.
         if self._bonus[0] and lo == left + self._bonus[0]:
@@ -224,8 +223,7 @@ class Solver:
         self, hands: list[int], trick: list[int], leader: int, target: int, match: int
     ) -> int | None:
         seat = (leader + len(trick)) & 3
-        legal = legal_mask(hands[seat], trick, self.contract, self._strict)
-        for card in self._ordered(legal, hands, trick, seat):
+        for card in self._moves(hands, trick, seat):
             hands[seat] ^= 1 << card
             trick.append(card)
             try:
@@ -236,38 +234,71 @@ class Solver:
                 hands[seat] ^= 1 << card
         return None
 
-    def _ordered(
-        self, legal: int, hands: list[int], trick: list[int], seat: int
-    ) -> tuple[int, ...]:
-        """The mover's legal cards, one per class of equivalent cards, strongest first."""
-        # Cards of other hands, and of the current trick, part runs of equivalent cards.
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+    def _moves(self, hands: list[int], trick: list[int], seat: int) -> tuple[int, ...]:
+        """The mover's legal cards, one per class of equivalent cards, in the order to try."""
+        hand = hands[seat]
+        legal = legal_mask(hand, trick, self.contract, self._strict)
+        # Cards elsewhere (other hands, the trick) part runs of equivalent cards; classes are
+        # looked up suit by suit.
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ hand
         for card in trick:
             others |= 1 << card
-        led = trick[0] // 9 if trick else 4
-        key = (legal << 36 | others) << 3 | led
-        moves = self._equivalent.get(key)
+        reps = 0
+        classes = self._classes
+        for suit in range(4):
+            mine = (legal >> (9 * suit)) & 0x1FF
+            if mine:
+                key = suit << 18 | mine << 9 | ((others >> (9 * suit)) & 0x1FF)
+                found = classes.get(key)
+                if found is None:
+                    found = classes[key] = self._suit_classes(suit, mine, key & 0x1FF)
+                reps |= found << (9 * suit)
+        if trick:
+            keys = self._keys[trick[0] // 9]
+            top = -1
+            top_at = 0
+            for index, card in enumerate(trick):
+                if keys[card] > top:
+                    top, top_at = keys[card], index
+            order_key: tuple[int, ...] = (reps, trick[0] // 9, top, (len(trick) - top_at) & 1)
+        else:
+            order_key = (reps,)
+        moves = self._move_cache.get(order_key)
         if moves is None:
-            reps = 0
-            table = self._table
-            for suit in range(4):
-                if not legal >> (9 * suit) & 0x1FF:
-                    continue
-                previous = -1
-                for card in self._orders[suit]:
-                    if others >> card & 1:
-                        previous = -1  # another hand's card breaks the run
-                    elif legal >> card & 1:
-                        if previous < 0 or table[previous] != table[card]:
-                            reps |= 1 << card
-                        previous = card
-            cards = [c for c in range(36) if reps >> c & 1]
-            if led < 4:
-                cards.sort(key=self._keys[led].__getitem__, reverse=True)
-            else:
-                cards.sort(key=lambda c: self._keys[c // 9][c], reverse=True)
-            moves = self._equivalent[key] = tuple(cards)
+            if len(self._move_cache) >= self.table_limit:
+                self._move_cache.clear()
+            moves = self._move_cache[order_key] = self._order(reps, trick)
         return moves
+
+    def _suit_classes(self, suit: int, mine: int, others: int) -> int:
+        """One card per run of equivalent cards of ``mine`` in ``suit`` (9-bit patterns)."""
+        table = self._table
+        reps = 0
+        previous = -1
+        for card in self._orders[suit]:
+            rank = card - 9 * suit
+            if others >> rank & 1:
+                previous = -1  # a card elsewhere breaks the run
+            elif mine >> rank & 1:
+                if previous < 0 or table[previous] != table[card]:
+                    reps |= 1 << rank
+                previous = card
+        return reps
+
+    def _order(self, reps: int, trick: list[int]) -> tuple[int, ...]:
+        table = self._table
+        cards = [c for c in range(36) if reps >> c & 1]
+        if not trick:  # leads: the strongest first
+            cards.sort(key=lambda c: self._keys[c // 9][c], reverse=True)
+            return tuple(cards)
+        keys = self._keys[trick[0] // 9]
+        top = max(keys[c] for c in trick)
+        top_at = max(range(len(trick)), key=lambda i: keys[trick[i]])
+        if (len(trick) - top_at) % 2 == 0:  # the partner holds the trick: give it points
+            cards.sort(key=lambda c: (keys[c] > top, -table[c]))
+        else:  # take it as cheaply as possible, or give away little
+            cards.sort(key=lambda c: (keys[c] <= top, keys[c] if keys[c] > top else table[c]))
+        return tuple(cards)
 
     def _search(
         self, hands: list[int], trick: list[int], leader: int, target: int, match: int
@@ -303,11 +334,8 @@ class Solver:
                     return False
                 if target <= -(points + (self._bonus[1] if match & 2 else 0)):
                     return True
-        legal = legal_mask(hands[seat], trick, self.contract, self._strict)
-        moves = self._ordered(legal, hands, trick, seat)
-        if n and len(moves) > 1:
-            moves = self._in_trick_order(moves, trick)
-        elif entry is not None and entry[2] in moves and moves[0] != entry[2]:
+        moves = self._moves(hands, trick, seat)
+        if entry is not None and entry[2] in moves and moves[0] != entry[2]:
             moves = (entry[2], *(card for card in moves if card != entry[2]))
         result = not mine
         chosen = -1
@@ -326,31 +354,6 @@ class Solver:
         if n == 0:
             self._store(hands, leader, match, target, result, chosen)
         return result
-
-    def _in_trick_order(self, moves: tuple[int, ...], trick: list[int]) -> tuple[int, ...]:
-        """Order a follower's moves: cheapest winner first, or points onto a partner's trick."""
-        keys = self._keys[trick[0] // 9]
-        top = -1
-        top_at = 0
-        for index, card in enumerate(trick):
-            if keys[card] > top:
-                top, top_at = keys[card], index
-        partner = (len(trick) - top_at) % 2 == 0
-        cache_key = (moves, top, partner)
-        ordered = self._move_orders.get(cache_key)
-        if ordered is None:
-            table = self._table
-            if partner:  # keep the partner's trick, give it points
-                ordered = tuple(sorted(moves, key=lambda c: (keys[c] > top, -table[c])))
-            else:  # take it as cheaply as possible, or give away little
-                ordered = tuple(
-                    sorted(
-                        moves,
-                        key=lambda c: (keys[c] <= top, keys[c] if keys[c] > top else table[c]),
-                    )
-                )
-            self._move_orders[cache_key] = ordered
-        return ordered
 
     def _left_points(self, remaining: int) -> int:
         suits = self._suit_points
