@@ -259,7 +259,7 @@ def _best_disjoint(hand: int, quartets: list[Weis], ruleset: RuleSet) -> list[We
 
 
 def weis_key(
-    weis: Weis, seat: Seat, contract: Contract, forehand: Seat, ruleset: RuleSet = SCHIEBER
+    weis: Weis, seat: Seat | int, contract: Contract, forehand: Seat, ruleset: RuleSet = SCHIEBER
 ) -> tuple[int, ...]:
     """The comparison key of R7.9: points, cards, height, trump, position; bigger wins.
 
@@ -303,7 +303,7 @@ def best_weis(
     best: tuple[tuple[int, ...], int, Weis] | None = None
     for seat, weis_list in enumerate(declared):
         for weis in weis_list:
-            key = weis_key(weis, seat, contract, forehand, ruleset)  # type: ignore[arg-type]
+            key = weis_key(weis, seat, contract, forehand, ruleset)
             if best is None or key > best[0]:
                 best = (key, seat, weis)
     return None if best is None else (_SEATS[best[1]], best[2])
