@@ -27,6 +27,7 @@ from jass import (
 )
 from jass.sampling import DealSampler, sample_deals
 from jass.view import excluded_cards
+from jass.weis import WeisKind, find_weis
 from tests.strategies import seeds
 
 SPADES = Contract.trump(Suit.SPADES)
@@ -272,3 +273,46 @@ def test_rare_declared_weis_fall_back_to_the_best_draw() -> None:
         assert Card.parse("JD") in dealt[0]
         assert sorted(c for hand in dealt for c in hand) == list(range(36))
     assert sampler.fallbacks <= 3
+
+
+def test_manual_declarations_keep_the_weis_winner_in_every_sample() -> None:
+    # Seat 0 shows four Aces (100) and wins; seat 1 declared 100 too. Under MANUAL, seat 1
+    # may hold other Weis, but never only a 100-point sequence, which would have won.
+    manual = rules.SCHIEBER.evolve(weis_declaration="MANUAL", target=10**6)
+    hands = [
+        "AS AH AD AC 6S 8H 10D QC 7S",
+        "KS KH KD KC 6H 8D 10C 7H 9S",
+        "QS QH 6D 8C 10S 9H 7D JC 8S",
+        "JS JH JD 6C 7C 9D 9C 10H QD",
+    ]
+    game = Game.new(manual, seed=1).deal(hands=hands).choose("obenabe")
+    while game.tricks_won == (0, 0):
+        seat = game.to_move
+        assert seat is not None
+        if game.view(seat).may_declare:
+            game = game.declare_weis(find_weis(game.hands[seat], manual))
+        game = game.play(min(game.legal_moves()))
+    view = game.view(Seat(2))
+    assert view.weis_winner == Seat(0)
+    assert view.declared_points[1] == (100,)
+    rng = random.Random(0)
+    for dealt in sample_deals(view, 100, rng):
+        hundreds = [w for w in find_weis(dealt[1], manual) if w.points == 100]
+        assert any(w.kind is WeisKind.QUARTET for w in hundreds)
+
+
+def test_stoeck_shown_to_finish_stay_with_their_holder_in_samples() -> None:
+    ruleset = rules.SCHIEBER.evolve(target=20, multipliers="FLAT")
+    for seed in range(200):
+        game = Game.new(ruleset, seed=seed).deal().choose("hearts")
+        if game.is_over and game.stoeck is not None:
+            break
+    else:
+        pytest.fail("no seed where the Stöck finish at once")
+    holder = game.stoeck
+    assert holder is not None
+    view = game.view(holder.next)
+    pair = CardSet.parse("KH QH")
+    assert pair <= view.known_cards(holder)
+    for dealt in sample_deals(view, 30, random.Random(1)):
+        assert pair <= dealt[holder]

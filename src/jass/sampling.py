@@ -28,8 +28,8 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections import Counter
 from typing import Final
 
 from jass.cards import CardSet
@@ -38,7 +38,7 @@ from jass.errors import InvalidInputError
 from jass.rules import WeisDeclaration
 from jass.seats import Seat
 from jass.view import PlayerView
-from jass.weis import Weis, best_weis, find_weis
+from jass.weis import Weis, best_weis, find_weis, weis_key
 
 __all__ = ["DealSampler", "sample_deals"]
 
@@ -140,6 +140,46 @@ class DealSampler:
         self.fallbacks += 1
         return best[1]
 
+    def _explains_manual_weis(self, found: list[tuple[Weis, ...]], shown: list[list[Weis]]) -> bool:
+        """Whether each seat holds what it showed, and a choice with its declared points.
+
+        Under ``MANUAL`` a seat may declare part of its Weis; a seat of the losing team must
+        have a choice that loses to the winner's best Weis.
+        """
+        view = self._view
+        contract = view.contract
+        assert contract is not None  # noqa: S101
+        rules = view.ruleset
+        forehand = Seat(((view.dealer or 0) + 1) & 3)
+        winner = view.weis_winner
+        best = None
+        if winner is not None:
+            best = max(
+                weis_key(w, holder, contract, forehand, rules)
+                for holder, w in view.shown_weis
+                if holder == winner
+            )
+        for seat, points in enumerate(view.declared_points):
+            if any(weis not in found[seat] for weis in shown[seat]):
+                return False
+            if points is None or shown[seat]:
+                continue
+            wanted = sorted(points)
+            choices = [
+                combo
+                for size in range(len(wanted), len(wanted) + 1)
+                for combo in itertools.combinations(found[seat], size)
+                if sorted(w.points for w in combo) == wanted
+            ]
+            if not choices:
+                return False
+            if best is not None and not any(
+                all(weis_key(w, seat, contract, forehand, rules) < best for w in combo)
+                for combo in choices
+            ):
+                return False
+        return True
+
     def _unexplained(self, deal: DealtHands) -> int:
         """How many seats' declared Weis ``deal`` fails to explain (0: it explains them all)."""
         if self._explains_weis(deal):
@@ -164,14 +204,7 @@ class DealSampler:
         for holder, weis in view.shown_weis:
             shown[holder].append(weis)
         if rules.weis_declaration is WeisDeclaration.MANUAL:
-            # A seat may have declared part of its Weis: what it showed and declared must be
-            # among what it holds.
-            for seat, points in enumerate(declared):
-                if points is not None and Counter(points) - Counter(w.points for w in found[seat]):
-                    return False
-                if any(weis not in found[seat] for weis in shown[seat]):
-                    return False
-            return True
+            return self._explains_manual_weis(found, shown)
         for seat, points in enumerate(declared):
             if points is not None and points != tuple(w.points for w in found[seat]):
                 return False

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from jass.actions import PLAY_ACTIONS, Choose, DeclareWeis, Play, Shove, Thank
-from jass.cards import SUIT_MASKS, Card, CardSet, Suit
+from jass.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
 from jass.contracts import Contract
 from jass.hand import Phase, Trick
 from jass.play import legal_cards
@@ -229,6 +229,10 @@ class PlayerView:
         for holder, weis in self.shown_weis:
             if holder == seat:
                 bits |= weis.cards
+        suit = self.contract.trump_suit if self.contract is not None else None
+        if self.stoeck == seat and suit is not None:
+            # Stöck shown to finish (R9.4) may still be in the hand: trump King and Queen.
+            bits |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
         if (
             self.hand_number == 0
             and self.ruleset.first_hand_rule is FirstHandRule.MARKER_CARD
