@@ -149,6 +149,9 @@ class GameReadout:
     def trick(self) -> tuple[Card, ...]:
         """The cards of the current, incomplete trick, leader first.
 
+        When the game ended at a Stöck scored with a trick's fourth card, it holds that
+        uncredited trick (later events are not credited, RULES.md R9.3).
+
         >>> import jass
         >>> g = jass.Game.new(seed=1).deal().choose("obenabe")
         >>> g.play(min(g.legal_moves())).trick == (min(g.legal_moves()),)

@@ -8,7 +8,8 @@ difference between its side's points and the opponents'. Contracts, shoves, Weis
 are :class:`~jass.bots.RuleBot`'s.
 
 The budget is a number of sampled deals, a time limit per decision, or both (whichever ends
-first; at least one deal is always used).
+first; at least one deal is always used). A time limit makes the play depend on the machine's
+speed: for reproducible arenas, give ``samples`` and ``time_limit=None``.
 
 >>> import jass
 >>> g = jass.Game.new(seed=2).deal().choose("hearts")
