@@ -36,7 +36,13 @@ class Bot(Protocol):
     """
 
     def choose_action(self, view: PlayerView) -> Action:
-        """The action to take in ``view``."""
+        """The action to take in ``view``: one of ``view.legal_actions()``.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=2).deal()
+        >>> RandomBot(seed=3).choose_action(g.view(g.to_move)) in g.legal_actions()
+        True
+        """
         ...
 
 
