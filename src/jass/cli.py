@@ -1,9 +1,15 @@
-"""The ``jass`` command: watch a seeded game of Schieber played by simple bots, trick by trick.
+"""The ``jass`` command (also ``python -m jass``).
+
+- ``jass watch`` (the default): bots play a seeded hand or game, printed trick by trick;
+  ``--save FILE`` writes the game record.
+- ``jass replay FILE``: check a game record against the rules and print it.
+- ``jass rules``: the presets and options of the rule sets.
 
 >>> main(["--seed", "7", "--hands", "1"])  # doctest: +ELLIPSIS
 jass ... Schieber, rules SCHIEBER, seed 7
 ...
 Hand 1 score: ...
+0
 """
 
 from __future__ import annotations
@@ -12,106 +18,76 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from jass._version import __version__
+from jass.actions import Action, Choose, Deal, Play, Shove, Thank
+from jass.bots import RuleBot
 from jass.cards import Card, CardSet, SuitPairing
-from jass.contracts import Contract
 from jass.errors import JassError
 from jass.hand import Phase
-from jass.rules import find_ruleset, preset_name
+from jass.records import dumps, loads
+from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
 from jass.state import Game
 
-__all__ = ["choose_contract", "main"]
+__all__ = ["main", "narrate"]
 
-
-def choose_contract(
-    hand: CardSet, allowed: Sequence[Contract], *, may_shove: bool
-) -> Contract | None:
-    """A simple trump choice: the contract where the hand is strongest, or ``None`` to shove.
-
-    Each contract is rated by the card points and the number of cards that would rank highest;
-    a weak hand shoves while it may.
-
-    >>> hand = CardSet.parse("JH 9H AH KH 6H 7S 8S 6D 7C")
-    >>> choose_contract(hand, Contract.standard(), may_shove=True)
-    Contract.trump(Suit.HEARTS)
-    """
-
-    def rating(contract: Contract) -> int:
-        table = contract.card_points()
-        rating = 0
-        for card in hand:
-            order = contract.rank_order(card.suit)
-            height = 8 - order.index(card.rank)
-            trump = contract.trump_suit is card.suit
-            rating += table[card] + (3 * height if trump else height if height >= 7 else 0)
-        return rating
-
-    best = max(allowed, key=rating)
-    if may_shove and rating(best) < 75:
-        return None
-    return best
-
-
-def _show_hand(hand: CardSet, swiss: SuitPairing | None) -> str:
-    return " ".join(_show(card, swiss) for card in hand)
+_COMMANDS = ("watch", "replay", "rules")
 
 
 def _show(card: Card, swiss: SuitPairing | None) -> str:
     return card.swiss_name(swiss) if swiss is not None else str(card)
 
 
-def _play_hand(game: Game, rng: random.Random, swiss: SuitPairing | None) -> Game:
-    hand = game.hand
-    assert hand is not None  # noqa: S101
-    number = hand.number + 1
-    print(f"\nHand {number}: seat {int(hand.dealer)} deals, seat {int(hand.forehand)} is forehand")
-    for seat, cards in enumerate(game.hands):
-        print(f"  seat {seat} (team {seat % 2}): {_show_hand(cards, swiss)}")
-    allowed = [c for c in Contract.standard() if c in game.ruleset.contracts]
-    while game.phase is Phase.CHOOSE:
-        mover = game.to_move
-        assert mover is not None  # noqa: S101
-        may_shove = game.hand is not None and game.hand.shoves == 0
-        contract = choose_contract(game.hands[mover], allowed, may_shove=may_shove)
-        if contract is None:
-            print(f"  seat {int(mover)} shoves")
-            game = game.shove()
-        else:
-            times = game.ruleset.multiplier(contract)
-            print(f"  seat {int(mover)} chooses {contract} (x{times})")
-            game = game.choose(contract)
-    shown: list[str] = []
-    while game.phase is Phase.PLAY:
-        card = rng.choice(game.legal_moves().cards())
-        shown.append(_show(card, swiss))
-        before = game
-        game = game.play(card)
-        if game.stoeck is not None and before.stoeck is None:
-            print(f"  seat {int(game.stoeck)} shows Stöck (20)")
-        if not game.trick and game.tricks:  # the trick is complete
-            trick = game.tricks[-1]
-            print(
-                f"  trick {len(game.tricks)}: seat {int(trick.leader)} leads  "
-                f"{'  '.join(shown):<40} -> seat {int(trick.winner)} takes {trick.points}"
-            )
-            shown = []
-            if len(game.tricks) == 1:
-                _print_weis(game)
-    if game.hand_results and len(game.hand_results) == number:
-        score = game.hand_results[-1]
-        match = f", match for team {int(score.match)}" if score.match is not None else ""
-        extras = "".join(
-            f", {name} {pair[0]} : {pair[1]}"
-            for name, pair in (("Weis", score.weis), ("Stöck", score.stoeck))
-            if any(pair)
-        )
+def _show_hand(hand: CardSet, swiss: SuitPairing | None) -> str:
+    return " ".join(_show(card, swiss) for card in hand)
+
+
+def narrate(before: Game, action: Action, after: Game, swiss: SuitPairing | None = None) -> None:
+    """Print what ``action`` did, taking ``before`` to ``after``, in the words of the game.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=1)
+    >>> narrate(g, jass.Deal(g.deal().hands), g.deal())  # doctest: +ELLIPSIS
+    <BLANKLINE>
+    Hand 1: seat ... deals, seat ... is forehand
+    ...
+    """
+    hand = after.hand
+    if isinstance(action, Deal) and hand is not None:
         print(
-            f"Hand {number} score: card points {score.card_points[0]} : {score.card_points[1]}"
-            f"{extras}{match}, x{score.multiplier} -> {score.totals[0]} : {score.totals[1]};"
-            f" totals {game.scores[0]} : {game.scores[1]}"
+            f"\nHand {hand.number + 1}: seat {int(hand.dealer)} deals, "
+            f"seat {int(hand.forehand)} is forehand"
         )
-    return game
+        for seat, cards in enumerate(after.hands):
+            print(f"  seat {seat} (team {seat % 2}): {_show_hand(cards, swiss)}")
+    elif isinstance(action, Shove):
+        print(f"  seat {int(before.to_move or 0)} shoves")
+    elif isinstance(action, Choose):
+        times = after.ruleset.multiplier(action.contract)
+        print(f"  seat {int(before.to_move or 0)} chooses {action.contract} (x{times})")
+    elif isinstance(action, Thank):
+        print(f"  team {int(action.team)} thanks")
+    elif isinstance(action, Play):
+        if after.stoeck is not None and before.stoeck is None:
+            print(f"  seat {int(after.stoeck)} shows Stöck (20)")
+        if not after.trick and len(after.tricks) > len(before.tricks):
+            trick = after.tricks[-1]
+            shown = "  ".join(_show(card, swiss) for card in trick.cards)
+            print(
+                f"  trick {len(after.tricks)}: seat {int(trick.leader)} leads  "
+                f"{shown:<40} -> seat {int(trick.winner)} takes {trick.points}"
+            )
+            if len(after.tricks) == 1:
+                _print_weis(after)
+    if len(after.hand_results) > len(before.hand_results):
+        _print_hand_score(after)
+    if after.result is not None and before.result is None:
+        winner = "a draw" if after.winner is None else f"team {int(after.winner)} wins"
+        print(
+            f"\nGame over after {after.result.hands_played} hands: {winner}"
+            f" ({after.scores[0]} : {after.scores[1]}; {after.result.reason.value})"
+        )
 
 
 def _print_weis(game: Game) -> None:
@@ -125,48 +101,129 @@ def _print_weis(game: Game) -> None:
     )
     shown = "; ".join(str(w) for w in game.shown_weis)
     team = int(result.winner.team)
-    points = result.points[team]
-    print(f"  Weis declared ({declared}); team {team} scores {points}: {shown}")
+    print(f"  Weis declared ({declared}); team {team} scores {result.points[team]}: {shown}")
+
+
+def _print_hand_score(game: Game) -> None:
+    score = game.hand_results[-1]
+    match = f", match for team {int(score.match)}" if score.match is not None else ""
+    extras = "".join(
+        f", {name} {pair[0]} : {pair[1]}"
+        for name, pair in (("Weis", score.weis), ("Stöck", score.stoeck))
+        if any(pair)
+    )
+    print(
+        f"Hand {len(game.hand_results)} score: card points {score.card_points[0]} : "
+        f"{score.card_points[1]}{extras}{match}, x{score.multiplier} -> "
+        f"{score.totals[0]} : {score.totals[1]}; totals {game.scores[0]} : {game.scores[1]}"
+    )
+
+
+def _watch(args: argparse.Namespace) -> int:
+    ruleset = find_ruleset(args.rules)
+    game = Game.new(ruleset, seed=args.seed)
+    swiss = ruleset.suit_pairing if args.swiss else None
+    print(f"jass {__version__}: Schieber, rules {preset_name(ruleset)}, seed {args.seed}")
+    rng = random.Random(args.seed)
+    bots = [RuleBot(seat) for seat in range(4)]
+    hands = 0
+    while not game.is_over and (args.hands <= 0 or hands < args.hands):
+        before = game
+        game = game.deal()
+        narrate(before, game.history[-1], game, swiss)
+        while game.phase in (Phase.CHOOSE, Phase.PLAY):
+            seat = game.to_move
+            assert seat is not None  # noqa: S101
+            if game.phase is Phase.PLAY:  # random cards, so that every seed shows another game
+                action: Action = Play(rng.choice(game.legal_moves().cards()))
+            else:
+                action = bots[seat].choose_action(game.view(seat))
+            before, game = game, game.apply(action)
+            narrate(before, action, game, swiss)
+        hands += 1
+    if args.save:
+        Path(args.save).write_text(dumps(game, indent=1), encoding="utf-8")
+        print(f"\nsaved the game record to {args.save}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    game = loads(Path(args.file).read_text(encoding="utf-8"))  # checks every action
+    swiss = game.ruleset.suit_pairing if args.swiss else None
+    name = preset_name(game.ruleset) or "custom rules"
+    print(f"jass {__version__}: replaying {args.file} ({name}, seed {game.seed})")
+    current = Game.new(game.ruleset, seed=game.seed)
+    for action in game.history:
+        before, current = current, current.apply(action)
+        narrate(before, action, current, swiss)
+    print(f"\nthe record is valid: {len(game.history)} actions")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.preset:
+        ruleset = find_ruleset(args.preset)
+        print(f"{preset_name(ruleset)}:")
+        for option, value in ruleset.options().items():
+            print(f"  {option:<32} {_value(value)}")
+        return 0
+    print("Presets (their differences from SCHIEBER):")
+    for name, preset in PRESETS.items():
+        changes = preset.changes_from(SCHIEBER)
+        text = ", ".join(f"{option}={_value(value)}" for option, value in changes.items())
+        print(f"  {name:<14} {text or '(the defaults)'}")
+    print("\nOptions (SCHIEBER's values); derive rules with preset.evolve(option=value):")
+    for option, value in SCHIEBER.options().items():
+        print(f"  {option:<32} {_value(value)}")
+    return 0
+
+
+def _value(value: object) -> str:
+    if isinstance(value, frozenset):
+        return " ".join(sorted(str(contract) for contract in value))
+    name = getattr(value, "name", None)
+    return name if isinstance(name, str) else str(value)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jass", description="Schieber, the Swiss card game: watch, replay, rules."
+    )
+    parser.add_argument("--version", action="version", version=f"jass {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    watch = commands.add_parser("watch", help="bots play a seeded hand or game (the default)")
+    watch.add_argument("--seed", type=int, default=7, help="seed for the deal and the bots")
+    watch.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
+    watch.add_argument("--hands", type=int, default=1, help="hands to play (0: the whole game)")
+    watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
+    watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
+    replay = commands.add_parser("replay", help="check a game record and print it")
+    replay.add_argument("file", help="a game record written by `jass watch --save`")
+    replay.add_argument("--swiss", action="store_true", help="Swiss-German card names")
+    rules = commands.add_parser("rules", help="list the presets and the options")
+    rules.add_argument("--preset", help="show every option of one preset")
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status.
+    """Run the command line; returns the exit status (2 for bad input, with the reason).
 
     >>> main(["--rules", "nonsense"])
     jass: unknown rule set 'nonsense'; presets: SCHIEBER, SCHIEBER_1000, ...
     2
     """
-    parser = argparse.ArgumentParser(
-        prog="jass", description="Watch bots play Schieber, the Swiss card game, trick by trick."
-    )
-    parser.add_argument("--seed", type=int, default=7, help="seed for the deal and the bots")
-    parser.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
-    parser.add_argument(
-        "--hands", type=int, default=1, help="hands to play (0: play the game to its end)"
-    )
-    parser.add_argument("--swiss", action="store_true", help="Swiss-German card names")
-    parser.add_argument("--version", action="version", version=f"jass {__version__}")
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not arguments or (
+        arguments[0] not in _COMMANDS and arguments[0] not in ("-h", "--help", "--version")
+    ):
+        arguments.insert(0, "watch")
+    args = _parser().parse_args(arguments)
+    run = {"watch": _watch, "replay": _replay, "rules": _rules}[args.command]
     try:
-        ruleset = find_ruleset(args.rules)
-        game = Game.new(ruleset, seed=args.seed)
-    except JassError as exc:
+        return run(args)
+    except (JassError, OSError) as exc:
         print(f"jass: {exc}")
         return 2
-    swiss = ruleset.suit_pairing if args.swiss else None
-    print(f"jass {__version__}: Schieber, rules {preset_name(ruleset)}, seed {args.seed}")
-    rng = random.Random(args.seed)
-    hands = 0
-    while not game.is_over and (args.hands <= 0 or hands < args.hands):
-        game = _play_hand(game.deal(), rng, swiss)
-        hands += 1
-    if game.result is not None:
-        winner = "a draw" if game.winner is None else f"team {int(game.winner)} wins"
-        print(
-            f"\nGame over after {game.result.hands_played} hands: {winner}"
-            f" ({game.scores[0]} : {game.scores[1]}; {game.result.reason.value})"
-        )
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -53,6 +53,7 @@ _SEQUENCE_SMALL: Final = {3: 20, 4: 50, 5: 100, 6: 100, 7: 100, 8: 100, 9: 100}
 _QUARTET_POINTS: Final = {Rank.JACK: 200, Rank.NINE: 150}
 _LOW_QUARTETS: Final = frozenset({Rank.SIX, Rank.SEVEN, Rank.EIGHT})
 _SEATS: Final = tuple(Seat)
+_PLURALS: Final = ("6s", "7s", "8s", "9s", "10s", "Jacks", "Queens", "Kings", "Aces")
 
 
 @attrs.frozen
@@ -107,7 +108,7 @@ class Weis:
 
     def __str__(self) -> str:
         if self.kind is WeisKind.QUARTET:
-            return f"four {self.rank.label}s ({self.points})"
+            return f"four {_PLURALS[self.rank]} ({self.points})"
         ranks = "-".join(card.rank.label for card in self.cards)
         return f"{ranks} of {self.top.suit.name.lower()} ({self.points})"
 

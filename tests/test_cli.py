@@ -1,0 +1,84 @@
+"""The command line, end to end: watch, save, replay, rules, and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jass.cli import main
+
+
+def test_watch_is_the_default_and_plays_a_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "rules SCHIEBER, seed 3" in out
+    assert "Hand 1: seat" in out
+    assert out.count("  trick ") == 9
+    assert "Hand 1 score:" in out
+
+
+def test_watch_a_whole_game_and_save_then_replay_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    assert main(["watch", "--rules", "schieber_1000", "--hands", "0", "--seed", "5",
+                 "--save", str(record)]) == 0  # fmt: skip
+    watched = capsys.readouterr().out
+    assert "Game over after" in watched
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["rules"]["preset"] == "SCHIEBER_1000"
+    assert main(["replay", str(record)]) == 0
+    replayed = capsys.readouterr().out
+    assert "the record is valid" in replayed
+
+    # The replay tells the same game: every trick line and the final result agree.
+    def tricks(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith(("  trick", "Game over"))]
+
+    assert tricks(replayed) == tricks(watched)
+
+
+def test_replay_refuses_a_tampered_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    assert main(["watch", "--seed", "2", "--save", str(record)]) == 0
+    capsys.readouterr()
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["actions"][2], data["actions"][3] = data["actions"][3], data["actions"][2]
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(record)]) == 2
+    assert "record action 2" in capsys.readouterr().out
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_rules_lists_presets_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for name in ("SCHIEBER", "SCHIEBER_1000", "TRADITIONAL", "BEGINNER", "TOURNAMENT_12"):
+        assert f"  {name} " in out
+    assert "undertrump_only_trumps" in out
+    assert main(["rules", "--preset", "beginner"]) == 0
+    out = capsys.readouterr().out
+    assert "END_OF_HAND" in out
+    assert main(["rules", "--preset", "bridge"]) == 2
+    assert "unknown rule set 'bridge'" in capsys.readouterr().out
+
+
+def test_python_dash_m_jass_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "jass", "--seed", "1", "--swiss"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert "Hand 1 score:" in done.stdout
+    version = subprocess.run(
+        [sys.executable, "-m", "jass", "--version"], capture_output=True, text=True, check=True
+    )
+    assert version.stdout.startswith("jass ")
