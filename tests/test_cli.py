@@ -82,3 +82,16 @@ def test_python_dash_m_jass_runs_the_command() -> None:
         [sys.executable, "-m", "jass", "--version"], capture_output=True, text=True, check=True
     )
     assert version.stdout.startswith("jass ")
+
+
+def test_simulate_prints_a_duplicate_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--deals", "30", "--team-a", "rule", "--team-b", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "rule against random: 30 duplicate deals" in out
+    assert "margin per hand" in out
+    assert main(["simulate", "--deals", "6", "--json", "--jobs", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["deals"] == 6
+    assert data["margin_low"] <= data["margin"] <= data["margin_high"]
+    assert main(["simulate", "--deals", "6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["margin"] == data["margin"]  # jobs don't matter

@@ -3,6 +3,8 @@
 - ``jass watch`` (the default): bots play a seeded hand or game, printed trick by trick;
   ``--save FILE`` writes the game record.
 - ``jass replay FILE``: check a game record against the rules and print it.
+- ``jass simulate``: a seeded duplicate match between two bots, with 95% intervals
+  (``--jobs`` for a process pool, ``--json`` for machine-readable output).
 - ``jass rules``: the presets and options of the rule sets.
 
 >>> main(["--seed", "7", "--hands", "1"])  # doctest: +ELLIPSIS
@@ -15,14 +17,19 @@ Hand 1 score: ...
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
+import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from jass._version import __version__
 from jass.actions import Action, Choose, Deal, Play, Shove, Thank
-from jass.bots import RuleBot
+from jass.arena import play_match
+from jass.bots import MonteCarloBot, RandomBot, RuleBot
 from jass.cards import Card, CardSet, SuitPairing
 from jass.errors import JassError
 from jass.hand import Phase
@@ -32,7 +39,8 @@ from jass.state import Game
 
 __all__ = ["main", "narrate"]
 
-_COMMANDS = ("watch", "replay", "rules")
+_COMMANDS = ("watch", "replay", "rules", "simulate")
+_BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
 
 
 def _show(card: Card, swiss: SuitPairing | None) -> str:
@@ -178,6 +186,43 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    ruleset = find_ruleset(args.rules)
+    teams = []
+    for name in (args.team_a, args.team_b):
+        bot = _BOTS[name]
+        # Monte Carlo with a fixed number of deals, so that the result does not depend on speed.
+        teams.append(
+            partial(bot, samples=args.samples, time_limit=None) if bot is MonteCarloBot else bot
+        )
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            result = play_match(teams[0], teams[1], args.deals, mode=args.mode, ruleset=ruleset,
+                                seed=args.seed, executor=pool)  # fmt: skip
+    else:
+        result = play_match(teams[0], teams[1], args.deals, mode=args.mode, ruleset=ruleset,
+                            seed=args.seed)  # fmt: skip
+    seconds = time.perf_counter() - start
+    points, wins = result.points, result.win_rate
+    if args.json:
+        print(json.dumps({
+            "team_a": args.team_a, "team_b": args.team_b, "mode": args.mode,
+            "deals": result.deals, "rules": preset_name(ruleset), "seed": args.seed,
+            "margin": points.value, "margin_low": points.low, "margin_high": points.high,
+            "win_rate": wins.value, "win_rate_low": wins.low, "win_rate_high": wins.high,
+            "seconds": round(seconds, 3),
+        }))  # fmt: skip
+        return 0
+    print(f"{args.team_a} against {args.team_b}: {result.deals} duplicate deals "
+          f"({args.mode}), rules {preset_name(ruleset)}, seed {args.seed}")  # fmt: skip
+    interval = f"[{points.low:+.1f}, {points.high:+.1f}]"
+    print(f"  margin per {args.mode[:-1]}: {points.value:+.1f} {interval}")
+    print(f"  win rate:        {wins.value:.3f} [{wins.low:.3f}, {wins.high:.3f}]")
+    print(f"  {seconds:.1f} s")
+    return 0
+
+
 def _value(value: object) -> str:
     if isinstance(value, frozenset):
         return " ".join(sorted(str(contract) for contract in value))
@@ -202,6 +247,16 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     rules = commands.add_parser("rules", help="list the presets and the options")
     rules.add_argument("--preset", help="show every option of one preset")
+    simulate = commands.add_parser("simulate", help="a duplicate match between two bots")
+    simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule")
+    simulate.add_argument("--team-b", choices=sorted(_BOTS), default="random")
+    simulate.add_argument("--deals", type=int, default=100, help="deals, each played twice")
+    simulate.add_argument("--mode", choices=("hands", "games"), default="hands")
+    simulate.add_argument("--rules", default="SCHIEBER", help="preset name")
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--samples", type=int, default=8, help="MonteCarloBot deals per card")
+    simulate.add_argument("--jobs", type=int, default=1, help="worker processes")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -218,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         arguments.insert(0, "watch")
     args = _parser().parse_args(arguments)
-    run = {"watch": _watch, "replay": _replay, "rules": _rules}[args.command]
+    commands = {"watch": _watch, "replay": _replay, "rules": _rules, "simulate": _simulate}
+    run = commands[args.command]
     try:
         return run(args)
     except (JassError, OSError) as exc:
