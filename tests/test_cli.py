@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from jass import Game, Seat, rules
 from jass.cli import main
 
 
@@ -95,3 +97,45 @@ def test_simulate_prints_a_duplicate_match(capsys: pytest.CaptureFixture[str]) -
     assert data["margin_low"] <= data["margin"] <= data["margin_high"]
     assert main(["simulate", "--deals", "6", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["margin"] == data["margin"]  # jobs don't matter
+
+
+def numbers(count: int) -> str:
+    """Answers 1, 2, ..., 9, 1, 2, ...: every prompt ends on a legal choice."""
+    return "".join(f"{i % 9 + 1}\n" for i in range(count))
+
+
+def test_play_a_whole_game_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("zz\n" + numbers(2000)))
+    assert main(["play", "--seed", "3", "--rules", "schieber_1000"]) == 0
+    out = capsys.readouterr().out
+    assert "you are seat 0" in out
+    assert "Your hand (* = may be played):" in out
+    assert "cannot parse card 'zz'" in out  # a bad answer is refused with the reason
+    assert "is not allowed:" in out  # and so is an illegal card, in the words of the rules
+    assert "Game over after" in out
+
+
+def test_play_quits_on_q_and_on_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert main(["play", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("bye")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--seed", "1", "--swiss"]) == 0
+    assert "bye" in capsys.readouterr().out
+
+
+def test_play_offers_contracts_by_number_or_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Find a seed where seat 0 is forehand and must choose.
+    seed = next(s for s in range(100) if Game.new(rules.SCHIEBER, seed=s).deal().to_move == Seat(0))
+    monkeypatch.setattr("sys.stdin", io.StringIO("misere\nobenabe\nq\n"))
+    assert main(["play", "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    assert "[1] TRUMP_SPADES" in out
+    assert "MISERE is not allowed now" in out or "not allowed" in out
+    assert "seat 0 chooses OBENABE" in out

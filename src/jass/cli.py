@@ -2,6 +2,7 @@
 
 - ``jass watch`` (the default): bots play a seeded hand or game, printed trick by trick;
   ``--save FILE`` writes the game record.
+- ``jass play``: play against three bots in the terminal (seat 0; your partner is seat 2).
 - ``jass replay FILE``: check a game record against the rules and print it.
 - ``jass simulate``: a seeded duplicate match between two bots, with 95% intervals
   (``--jobs`` for a process pool, ``--json`` for machine-readable output).
@@ -27,7 +28,7 @@ from functools import partial
 from pathlib import Path
 
 from jass._version import __version__
-from jass.actions import Action, Choose, Deal, Play, Shove, Thank
+from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.arena import play_match
 from jass.bots import MonteCarloBot, RandomBot, RuleBot
 from jass.cards import Card, CardSet, SuitPairing
@@ -39,7 +40,7 @@ from jass.state import Game
 
 __all__ = ["main", "narrate"]
 
-_COMMANDS = ("watch", "replay", "rules", "simulate")
+_COMMANDS = ("watch", "play", "replay", "rules", "simulate")
 _BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
 
 
@@ -155,6 +156,102 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Quit(Exception):  # noqa: N818  (control flow: the player left)
+    pass
+
+
+def _ask(question: str) -> str:
+    try:
+        answer = input(question)
+    except EOFError:
+        raise _Quit from None
+    if answer.strip().lower() in ("q", "quit", "exit"):
+        raise _Quit
+    return answer.strip()
+
+
+def _human_action(game: Game, swiss: SuitPairing | None, color: bool) -> Action:
+    """Ask the player at seat 0 for an action until it is a legal one."""
+    view = game.view(0)
+    options = view.legal_actions()
+    if game.phase is Phase.CHOOSE:
+        choices = [a for a in options if isinstance(a, (Choose, Shove))]
+        print(f"\nYour hand: {_show_hand(view.hand, swiss)}")
+        for number, action in enumerate(choices, start=1):
+            print(f"  [{number}] {action.contract if isinstance(action, Choose) else 'shove'}")
+        while True:
+            answer = _ask("Contract (number or name)? ")
+            try:
+                if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                    return choices[int(answer) - 1]
+                if answer.lower() in ("shove", "schiebe", "s") and Shove() in choices:
+                    return Shove()
+                chosen = Choose(answer)
+                if chosen in choices:
+                    return chosen
+                print(f"  {chosen.contract} is not allowed now")
+            except JassError as exc:
+                print(f"  {exc}")
+    declarations = [a for a in options if isinstance(a, DeclareWeis)]
+    if declarations and _ask("Declare all your Weis? [y/n] ").lower().startswith("y"):
+        return max(declarations, key=lambda a: len(a.weis))
+    hand = view.hand.cards()
+    legal = view.legal_moves()
+    marked = []
+    for number, card in enumerate(hand, start=1):
+        text = f"[{number}] {_show(card, swiss)}"
+        if card in legal:
+            text = f"\x1b[1;32m{text}*\x1b[0m" if color else f"{text}*"
+        marked.append(text)
+    trick = "  ".join(_show(card, swiss) for card in view.trick) or "(you lead)"
+    print(f"\nScores {view.scores[0]} : {view.scores[1]}   trick: {trick}")
+    print("Your hand (* = may be played): " + "  ".join(marked))
+    while True:
+        answer = _ask("Card (number or name, q to quit)? ")
+        if answer.lower() == "thank" and view.may_thank:
+            return Thank(view.team)
+        try:
+            if answer.isdigit() and not 1 <= int(answer) <= len(hand):
+                print(f"  choose a card number from 1 to {len(hand)}, or a card's name")
+                continue
+            card = hand[int(answer) - 1] if answer.isdigit() else Card.parse(answer)
+            game.play(card)  # the rules explain a refusal
+            return Play(card)
+        except JassError as exc:
+            print(f"  {exc}")
+
+
+def _play(args: argparse.Namespace) -> int:
+    ruleset = find_ruleset(args.rules)
+    game = Game.new(ruleset, seed=args.seed)
+    swiss = ruleset.suit_pairing if args.swiss else None
+    color = sys.stdout.isatty()
+    print(f"jass {__version__}: you are seat 0, your partner seat 2 (rules {preset_name(ruleset)}, "
+          f"seed {args.seed}); q quits")  # fmt: skip
+    bots = [RuleBot(seat) for seat in range(4)]
+    try:
+        while not game.is_over:
+            before = game
+            game = game.deal()
+            hand = game.hand
+            assert hand is not None  # noqa: S101
+            print(f"\nHand {hand.number + 1}: seat {int(hand.dealer)} deals, "
+                  f"seat {int(hand.forehand)} is forehand")  # fmt: skip
+            while game.phase in (Phase.CHOOSE, Phase.PLAY):
+                seat = game.to_move
+                assert seat is not None  # noqa: S101
+                if seat == 0:
+                    action = _human_action(game, swiss, color)
+                else:
+                    action = bots[seat].choose_action(game.view(seat))
+                before, game = game, game.apply(action)
+                if not isinstance(action, Deal):
+                    narrate(before, action, game, swiss)
+    except _Quit:
+        print("\nbye")
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     game = loads(Path(args.file).read_text(encoding="utf-8"))  # checks every action
     swiss = game.ruleset.suit_pairing if args.swiss else None
@@ -242,6 +339,10 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("--hands", type=int, default=1, help="hands to play (0: the whole game)")
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
+    play = commands.add_parser("play", help="play against three bots in the terminal")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals")
+    play.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
+    play.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     replay = commands.add_parser("replay", help="check a game record and print it")
     replay.add_argument("file", help="a game record written by `jass watch --save`")
     replay.add_argument("--swiss", action="store_true", help="Swiss-German card names")
@@ -273,7 +374,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         arguments.insert(0, "watch")
     args = _parser().parse_args(arguments)
-    commands = {"watch": _watch, "replay": _replay, "rules": _rules, "simulate": _simulate}
+    commands = {
+        "watch": _watch,
+        "play": _play,
+        "replay": _replay,
+        "rules": _rules,
+        "simulate": _simulate,
+    }
     run = commands[args.command]
     try:
         return run(args)
