@@ -30,7 +30,16 @@ from jass.seats import Team
 from jass.state import Game
 from jass.weis import find_weis
 
-__all__ = ["FORMAT", "VERSION", "dumps", "loads", "record", "replay"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "action_from_json",
+    "action_to_json",
+    "dumps",
+    "loads",
+    "record",
+    "replay",
+]
 
 #: The value of the record's ``format`` field.
 FORMAT: Final = "jass-record"
@@ -57,7 +66,7 @@ def record(game: Game) -> dict[str, Any]:
             "changes": {name: _option_value(value) for name, value in changes.items()},
         },
         "seed": game.seed,
-        "actions": [_action_value(action) for action in game.history],
+        "actions": [action_to_json(action) for action in game.history],
     }
 
 
@@ -118,7 +127,7 @@ def replay(data: Mapping[str, Any]) -> Game:
     index = 0
     try:
         for index, value in enumerate(actions):  # noqa: B007  (named in the error)
-            game = game.apply(_action(value, game))
+            game = game.apply(action_from_json(value, game))
     except JassError as exc:
         raise InvalidInputError(f"record action {index} ({actions[index]!r}): {exc}") from None
     return game
@@ -159,7 +168,13 @@ def _ruleset(rules: object) -> RuleSet:
         raise InvalidInputError(f"record field 'rules.changes': {exc}") from None
 
 
-def _action_value(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action as a JSON object with one key, as records store it.
+
+    >>> from jass import Play, Card
+    >>> action_to_json(Play(Card.parse("JH")))
+    {'play': 'JH'}
+    """
     if isinstance(action, Play):
         return {"play": str(action.card)}
     if isinstance(action, Choose):
@@ -173,7 +188,13 @@ def _action_value(action: Action) -> dict[str, Any]:
     return {"deal": [str(hand) for hand in action.hands]}
 
 
-def _action(value: object, game: Game) -> Action:
+def action_from_json(value: object, game: Game) -> Action:
+    """The action a JSON object stands for, read in ``game`` (for Weis to declare).
+
+    >>> import jass
+    >>> action_from_json({"choose": "hearts"}, jass.Game.new(seed=1).deal())
+    Choose(contract=Contract.trump(Suit.HEARTS))
+    """
     if not isinstance(value, Mapping) or len(value) != 1:
         raise InvalidInputError("an action is an object with one key")
     kind, argument = next(iter(value.items()))
