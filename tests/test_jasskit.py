@@ -1,0 +1,135 @@
+"""The jass-kit / Swisslos hand format: records written by hand from its documentation."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jass import CardSet, Contract, Game, InvalidInputError, Phase, Seat, rules
+from jass.records import from_jasskit, to_jasskit
+from tests.strategies import seeds
+
+SPADES = ["SA", "SK", "SQ", "SJ", "S10", "S9", "S8", "S7", "S6"]
+HEARTS = ["HA", "HK", "HQ", "HJ", "H10", "H9", "H8", "H7", "H6"]
+DIAMONDS = ["DA", "DK", "DQ", "DJ", "D10", "D9", "D8", "D7", "D6"]
+CLUBS = ["CA", "CK", "CQ", "CJ", "C10", "C9", "C8", "C7", "C6"]
+
+# Written by hand: North (0) dealt, West (3) is forehand and chose Obenabe (trump 4) itself;
+# West led the ace of spades, South, East and North could not follow and threw their sixes.
+# Players are numbered clockwise; play goes 3 -> 2 -> 1 -> 0.
+KIT_HAND: dict[str, Any] = {
+    "version": "V0.2",
+    "trump": 4,
+    "dealer": 0,
+    "currentPlayer": 3,
+    "forehand": 1,
+    "tricks": [
+        {"cards": ["SA", "H6", "D6", "C6"], "points": 11, "win": 3, "first": 3},
+        {"first": 3},
+    ],
+    "player": [
+        {"hand": CLUBS[:8]},
+        {"hand": DIAMONDS[:8]},
+        {"hand": HEARTS[:8]},
+        {"hand": SPADES[1:]},
+    ],
+    "jassTyp": "SCHIEBER",
+}
+
+
+def test_a_hand_written_record_loads_with_the_players_mapped() -> None:
+    game = from_jasskit(KIT_HAND)
+    hand = game.hand
+    assert hand is not None
+    # Their player p is our seat -p mod 4: North 0 -> 0, West 3 -> 1, South 2 -> 2, East 1 -> 3.
+    assert hand.dealer == Seat(0)
+    assert hand.forehand == Seat(1)
+    assert game.contract is Contract.OBENABE
+    assert game.hands[1] == CardSet.parse("KS QS JS 10S 9S 8S 7S 6S")
+    assert game.hands[0] == CardSet.parse("AC KC QC JC 10C 9C 8C 7C")
+    (trick,) = game.tricks
+    assert trick.leader == Seat(1)
+    assert trick.winner == Seat(1)
+    assert trick.points == 11
+    assert game.to_move == Seat(1)
+    assert to_jasskit(game) == {**KIT_HAND, "player": [
+        {"hand": sorted(p["hand"], key=lambda c: CardSet.parse(c[1:] + c[0]).cards()[0])}
+        for p in KIT_HAND["player"]
+    ]}  # fmt: skip
+
+
+def test_a_shoved_choice_and_a_hand_before_the_choice() -> None:
+    shoved = {**KIT_HAND, "forehand": 0}
+    game = from_jasskit(shoved)
+    assert game.hand is not None
+    assert game.hand.shoves == 1
+    assert game.hand.chooser == Seat(3)  # the forehand's partner
+    fresh = from_jasskit({**KIT_HAND, "trump": -1, "forehand": -1, "tricks": [],
+                          "player": [{"hand": CLUBS}, {"hand": DIAMONDS}, {"hand": HEARTS},
+                                     {"hand": SPADES}]})  # fmt: skip
+    assert fresh.phase is Phase.CHOOSE
+    assert fresh.to_move == Seat(1)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["tricks"][0].update(points=12), "'points' is 12, the rules give 11"),
+        (lambda d: d["tricks"][0].update(win=2), "'win' is 2"),
+        (lambda d: d["tricks"][0].update(first=2), "'first' is player 2"),
+        (lambda d: d.update(trump=7), "'trump' must be 0-5"),
+        (lambda d: d.update(dealer=4), "'dealer'"),
+        (lambda d: d.update(version="V0.1"), "'version'"),
+        (lambda d: d["tricks"][0]["cards"].__setitem__(1, "D7"), "repeats"),
+        (lambda d: d["tricks"][0]["cards"].__setitem__(1, "X7"), "jass-kit notation"),
+        (lambda d: d.pop("player"), "'player' is missing"),
+    ],
+)
+def test_broken_records_are_refused_with_the_trick_and_reason(change: Any, message: str) -> None:
+    data = copy.deepcopy(KIT_HAND)
+    change(data)
+    with pytest.raises(InvalidInputError, match=message):
+        from_jasskit(data)
+
+
+def test_an_illegal_card_is_reported_with_its_trick_and_the_rule() -> None:
+    # Spades trump; West leads the 10 of hearts; South holds hearts but plays a club.
+    data = {
+        "version": "V0.2", "trump": 2, "dealer": 0, "forehand": 1, "currentPlayer": 1,
+        "tricks": [{"cards": ["H10", "C6"], "first": 3}],
+        "player": [
+            {"hand": ["HA", "HK", "HQ", "DA", "DK", "DQ", "DJ", "D10", "D9"]},
+            {"hand": ["SA", "SK", "SQ", "SJ", "S10", "S9", "S8", "S7", "S6"]},
+            {"hand": ["HJ", "H9", "H8", "H7", "H6", "C10", "C9", "C8"]},
+            {"hand": ["CA", "CK", "CQ", "CJ", "C7", "D8", "D7", "D6"]},
+        ],
+    }  # fmt: skip
+    with pytest.raises(InvalidInputError, match=r"trick 0, card C6: 6C is not allowed"):
+        from_jasskit(data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, rng=st.randoms(use_true_random=False), cards=st.integers(0, 36))
+def test_exported_hands_load_back_to_the_same_position(
+    seed: int, rng: random.Random, cards: int
+) -> None:
+    game = Game.new(rules.SCHIEBER.evolve(target=10**9), seed=seed).deal()
+    if rng.random() < 0.3:
+        game = game.shove()
+    game = game.choose(rng.choice(Contract.standard()))
+    for _ in range(cards):
+        if game.phase is not Phase.PLAY:
+            break
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    loaded = from_jasskit(to_jasskit(game))
+    assert loaded.hands == game.hands
+    assert loaded.tricks == game.tricks
+    assert loaded.trick == game.trick
+    assert loaded.contract is game.contract
+    assert loaded.hand_points == game.hand_points
+    assert to_jasskit(loaded) == to_jasskit(game)
