@@ -139,3 +139,12 @@ def test_play_offers_contracts_by_number_or_name(
     assert "[1] TRUMP_SPADES" in out
     assert "MISERE is not allowed now" in out or "not allowed" in out
     assert "seat 0 chooses OBENABE" in out
+
+
+def test_replay_reads_a_swisslos_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    log = Path(__file__).resolve().parent.parent / "examples" / "data" / "swisslos_hand.json"
+    assert main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  trick ") == 9
+    assert "Hand 1 score:" in out
+    assert "the record is valid" in out

@@ -12,7 +12,7 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-@pytest.mark.parametrize("name", ["first_hand.py", "custom_ruleset.py"])
+@pytest.mark.parametrize("name", ["first_hand.py", "custom_ruleset.py", "swisslos_log.py"])
 def test_example_runs(name: str) -> None:
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / name)],

@@ -74,6 +74,16 @@ def test_a_shoved_choice_and_a_hand_before_the_choice() -> None:
                                      {"hand": SPADES}]})  # fmt: skip
     assert fresh.phase is Phase.CHOOSE
     assert fresh.to_move == Seat(1)
+    # The Swisslos push code 10: shoved, the partner still to choose; "tss": 1 in old records.
+    pushed = from_jasskit({**KIT_HAND, "trump": 10, "forehand": -1, "tricks": [],
+                           "player": [{"hand": CLUBS}, {"hand": DIAMONDS}, {"hand": HEARTS},
+                                      {"hand": SPADES}]})  # fmt: skip
+    assert pushed.phase is Phase.CHOOSE
+    assert pushed.to_move == Seat(3)
+    old = {key: value for key, value in KIT_HAND.items() if key not in ("forehand", "version")}
+    legacy = from_jasskit({**old, "tss": 1})
+    assert legacy.hand is not None
+    assert legacy.hand.shoves == 1
 
 
 @pytest.mark.parametrize(

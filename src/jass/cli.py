@@ -32,9 +32,9 @@ from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.arena import play_match
 from jass.bots import MonteCarloBot, RandomBot, RuleBot
 from jass.cards import Card, CardSet, SuitPairing
-from jass.errors import JassError
+from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
-from jass.records import dumps, loads
+from jass.records import dumps, from_jasskit, loads
 from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
 from jass.state import Game
 
@@ -253,7 +253,15 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    game = loads(Path(args.file).read_text(encoding="utf-8"))  # checks every action
+    text = Path(args.file).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"{args.file} is not JSON: {exc}") from None
+    if isinstance(data, dict) and "format" not in data and "tricks" in data:
+        game = from_jasskit(data)  # a jass-kit / Swisslos hand, checked trick by trick
+    else:
+        game = loads(text)  # checks every action
     swiss = game.ruleset.suit_pairing if args.swiss else None
     name = preset_name(game.ruleset) or "custom rules"
     print(f"jass {__version__}: replaying {args.file} ({name}, seed {game.seed})")
@@ -344,7 +352,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
     play.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     replay = commands.add_parser("replay", help="check a game record and print it")
-    replay.add_argument("file", help="a game record written by `jass watch --save`")
+    replay.add_argument(
+        "file", help="a game record (`jass watch --save`), or a jass-kit / Swisslos hand"
+    )
     replay.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     rules = commands.add_parser("rules", help="list the presets and the options")
     rules.add_argument("--preset", help="show every option of one preset")

@@ -238,6 +238,7 @@ _KIT_SUITS: Final = {"D": "D", "H": "H", "S": "S", "C": "C"}
 _KIT_TRUMPS: Final = ("TRUMP_DIAMONDS", "TRUMP_HEARTS", "TRUMP_SPADES", "TRUMP_CLUBS",
                       "OBENABE", "UNDENUFE")  # fmt: skip
 _KIT_VERSION: Final = "V0.2"
+_KIT_PUSH: Final = 10  # the Swisslos code for a shove
 
 
 def _kit_seat(player: int) -> int:
@@ -357,11 +358,15 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
     )
     game = Game.new(base, seed=0).deal(hands=[CardSet(bits) for bits in dealt])
     trump = data["trump"]
+    # Older records mark a shoved choice with "tss": 1 instead of "forehand": 0.
+    shoved = data.get("forehand", 0 if data.get("tss") == 1 else 1) == 0
+    if trump == _KIT_PUSH:  # shoved, and the partner has not chosen yet
+        return game.shove()
     if trump == -1 or trump is None:
         return game
     if isinstance(trump, bool) or trump not in range(6):
-        raise InvalidInputError(f"jass-kit field 'trump' must be 0-5 or -1, got {trump!r}")
-    if data.get("forehand", 1) == 0:
+        raise InvalidInputError(f"jass-kit field 'trump' must be 0-5, 10 or -1, got {trump!r}")
+    if shoved:
         game = game.shove()
     game = game.choose(_KIT_TRUMPS[trump])
     for index, (trick, cards) in enumerate(zip(tricks, plays, strict=True)):
