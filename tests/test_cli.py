@@ -148,3 +148,10 @@ def test_replay_reads_a_swisslos_hand(capsys: pytest.CaptureFixture[str]) -> Non
     assert out.count("  trick ") == 9
     assert "Hand 1 score:" in out
     assert "the record is valid" in out
+
+
+def test_simulate_shows_progress_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--deals", "64"]) == 0
+    captured = capsys.readouterr()
+    assert "64/64 deals" in captured.err
+    assert "deals" not in captured.out.splitlines()[-1]

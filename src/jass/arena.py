@@ -470,6 +470,7 @@ def play_match(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     max_hands: int = 1000,
+    progress: Callable[[int, int], None] | None = None,
 ) -> MatchResult:
     """Play ``n`` seeded deals between team A and team B and return the :class:`MatchResult`.
 
@@ -501,6 +502,8 @@ def play_match(
         chunk_size: deals per submitted task; by default ``n / 32`` rounded up, at most
             1,000. It does not change the result.
         max_hands: the most hands of a game in games mode.
+        progress: called as ``progress(deals_done, n)`` in this process whenever a chunk of
+            deals is back (in order), for a progress display.
 
     >>> from functools import partial
     >>> from jass.bots import RandomBot
@@ -529,14 +532,21 @@ def play_match(
     (b1, b2), name_b = _team(team_b, "B")
     job = _Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
     bounds = [(start, min(start + chunk_size, n)) for start in range(0, n, chunk_size)]
+    chunks: list[list[tuple[int, int, int]]] = []
     if executor is None:
-        chunks = [_play_chunk(job, start, stop) for start, stop in bounds]
+        for start, stop in bounds:
+            chunks.append(_play_chunk(job, start, stop))
+            if progress is not None:
+                progress(stop, n)
     else:
         futures: list[Future[list[tuple[int, int, int]]]] = [
             executor.submit(_play_chunk, job, start, stop) for start, stop in bounds
         ]
         try:
-            chunks = [future.result() for future in futures]  # in submission order
+            for future, (_, stop) in zip(futures, bounds, strict=True):
+                chunks.append(future.result())  # in submission order
+                if progress is not None:
+                    progress(stop, n)
         finally:
             for future in futures:
                 future.cancel()

@@ -291,6 +291,12 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(done: int, total: int) -> None:
+    """A one-line progress display on standard error (redrawn in place on a terminal)."""
+    end = "\r" if sys.stderr.isatty() and done < total else "\n"
+    print(f"  {done}/{total} deals", end=end, file=sys.stderr, flush=True)
+
+
 def _simulate(args: argparse.Namespace) -> int:
     ruleset = find_ruleset(args.rules)
     teams = []
@@ -301,13 +307,14 @@ def _simulate(args: argparse.Namespace) -> int:
             partial(bot, samples=args.samples, time_limit=None) if bot is MonteCarloBot else bot
         )
     start = time.perf_counter()
+    show = None if args.json else _progress
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             result = play_match(teams[0], teams[1], args.deals, mode=args.mode, ruleset=ruleset,
-                                seed=args.seed, executor=pool)  # fmt: skip
+                                seed=args.seed, executor=pool, progress=show)  # fmt: skip
     else:
         result = play_match(teams[0], teams[1], args.deals, mode=args.mode, ruleset=ruleset,
-                            seed=args.seed)  # fmt: skip
+                            seed=args.seed, progress=show)  # fmt: skip
     seconds = time.perf_counter() - start
     points, wins = result.points, result.win_rate
     if args.json:
