@@ -24,6 +24,7 @@ budget it returns proven bounds and the best card found so far when it cannot fi
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
@@ -44,6 +45,13 @@ if TYPE_CHECKING:
 __all__ = ["Solution", "Solver", "solve"]
 
 _SUIT_OF: Final = tuple(card // 9 for card in range(36))
+#: The cards of each mask of at most two cards (the last two tricks), ordered.
+_CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
+    **{1 << a: (a,) for a in range(36)},
+    **{1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)},
+}
+#: Entries kept in each cache of move lists before it starts over.
+_CACHE_LIMIT: Final = 1_000_000
 
 
 class _Budget(Exception):  # noqa: N818  (internal control flow, never escapes)
@@ -79,6 +87,35 @@ class Solution:
     table_size: int
 
 
+class _Tables:
+    """What solvers of one contract under the same point and undertrump rules share."""
+
+    def __init__(self, contract: Contract, old_undenufe: bool) -> None:
+        self.points = contract.card_points(old_undenufe=old_undenufe)
+        self.power = tuple(contract.win_keys[card // 9][card] for card in range(36))
+        # Each suit's cards from the strongest down, for merging equivalent cards.
+        self.orders = tuple(
+            tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
+        )
+        # The card points of each 9-bit pattern of each suit.
+        self.suit_points = tuple(
+            tuple(
+                sum(self.points[9 * suit + r] for r in range(9) if pattern >> r & 1)
+                for pattern in range(512)
+            )
+            for suit in range(4)
+        )
+        self.classes: dict[int, int] = {}
+        self.leads: dict[int, tuple[int, ...]] = {}
+        self.follows: dict[int, tuple[int, ...]] = {}
+
+
+@functools.cache
+def _tables(contract: Contract, old_undenufe: bool, strict: bool) -> _Tables:  # noqa: ARG001
+    # ``strict`` changes the legal cards and so the cached move lists: a table of its own.
+    return _Tables(contract, old_undenufe)
+
+
 class Solver:
     """A reusable solver for one contract and rule set (its table is kept between solves).
 
@@ -100,28 +137,25 @@ class Solver:
         self.contract = contract
         self.ruleset = ruleset
         self.table_limit = table_limit
-        self._table = contract.card_points(old_undenufe=ruleset.old_undenufe)
-        self._keys = contract.win_keys
         self._strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
         self._sign = -1 if contract.kind is ContractKind.MISERE else 1
-        self._tt: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-        self._move_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._classes: dict[int, int] = {}
-        # Each suit's cards from the strongest down, for merging equivalent cards.
-        self._orders = tuple(
-            tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
-        )
-        self._bonus = (0, 0)  # match bonus of the side to move and of its opponents
-        # The card points of each 9-bit pattern of each suit.
-        self._suit_points = tuple(
-            tuple(
-                sum(self._table[9 * suit + r] for r in range(9) if pattern >> r & 1)
-                for pattern in range(512)
-            )
-            for suit in range(4)
-        )
-        self._side = 0
-        self._table_context: tuple[int, tuple[int, int]] = (-1, (0, 0))
+        tables = _tables(contract, ruleset.old_undenufe, self._strict)
+        self._table = tables.points
+        self._keys = contract.win_keys
+        self._power = tables.power
+        self._orders = tables.orders
+        self._suit_points = tables.suit_points
+        # Shared by every solver of the same contract and rules: pure functions of their keys.
+        self._classes = tables.classes
+        self._leads = tables.leads
+        self._follows = tables.follows
+        # At trick boundaries, keyed by cards left, leader and match chances: lower and upper
+        # bounds for the leader's team, the best lead, and each seat's equivalence classes.
+        self._tt: dict[int, list[int]] = {}
+        # Exact values of the last two tricks (same key), which every probe reuses.
+        self._exact: dict[int, int] = {}
+        self._bonus = (0, 0)  # each team's match bonus
+        self._most = 0  # the larger of the two
         self.nodes = 0
         self._limit = 0
         self._deadline = 0.0
@@ -166,23 +200,23 @@ class Solver:
             )
         side = seat & 1
         self.nodes = 0
-        self._limit = node_limit or 0
+        self._limit = node_limit or 1 << 62
         self._deadline = time.perf_counter() + time_limit if time_limit else 0.0
-        match = (1 if tricks[side ^ 1] == 0 else 0) | (2 if tricks[side] == 0 else 0)
+        match = (1 if tricks[1] == 0 else 0) | (2 if tricks[0] == 0 else 0)
         rules = self.ruleset
-        self._bonus = (
-            (match_bonus(side == declaring_team, rules), match_bonus(side != declaring_team, rules))
+        bonus = (
+            (match_bonus(declaring_team == 0, rules), match_bonus(declaring_team == 1, rules))
             if self._sign > 0
             else (0, 0)
         )
-        if (side, self._bonus) != self._table_context:
-            # The table's values are the side's: another side (or bonus) needs a new table.
-            self._tt.clear()
-            self._table_context = (side, self._bonus)
-        self._side = side
-        left = sum(self._table[c] for h in held for c in range(36) if h >> c & 1)
-        left += sum(self._table[c] for c in trick) + 5
-        lo, hi = -(left + self._bonus[1]), left + self._bonus[0]
+        if bonus != self._bonus:
+            self._tt.clear()  # the table's values count these bonuses
+            self._exact.clear()
+            self._bonus = bonus
+            self._most = max(bonus)
+        own, theirs = bonus[side], bonus[side ^ 1]
+        left = self._left_points(seen) + 5
+        lo, hi = -(left + theirs), left + own
         current = list(trick)
         best: int | None = None
         exact = True
@@ -197,78 +231,130 @@ class Solver:
                 return left
             return value - ((value - left) & 1)
 
+        def up(value: int) -> int:
+            # The same parity argument from below: a value of at least ``value``.
+            if -left <= value <= left:
+                return value + ((value - left) & 1)
+            return value
+
         try:
             while lo < hi:
                 target = (lo + hi + 1) // 2
-                if self._search(held, current, leader, target, match):
-                    lo = target
+                if self._probe(held, current, leader, target, match, side):
+                    lo = min(up(target), hi)
                 else:
                     hi = max(down(target - 1), lo)
-            best = self._best_move(held, current, leader, lo, match)
+            best = self._best_move(held, current, leader, lo, match, side)
         except _Budget:
             exact = False
+            held = [int(h) for h in hands]  # the search stopped in the middle of its moves
         if best is None:
-            best = self._moves(held, current, seat)[0]
+            best = self._root_moves(held, list(trick), seat)[0]
         # The difference is what the side is credited minus what the opponents are (in Misère
         # each side is credited what the other takes); the two add up to ``left`` but for a match.
-        if self._bonus[0] and lo == left + self._bonus[0]:
+        if own and lo == left + own:
             points = lo
-        elif self._bonus[1] and lo == -(left + self._bonus[1]):
+        elif theirs and lo == -(left + theirs):
             points = 0
         else:
             points = (left + lo) // 2
         return Solution(points, lo, lo, hi, CARDS[best], exact, self.nodes, len(self._tt))
 
-    def _best_move(
-        self, hands: list[int], trick: list[int], leader: int, target: int, match: int
-    ) -> int | None:
+    def _probe(
+        self, hands: list[int], trick: list[int], leader: int, target: int, match: int, side: int
+    ) -> bool:
+        """Whether ``side`` makes a difference of at least ``target`` (a root still in a trick)."""
+        if not trick:
+            remaining = hands[0] | hands[1] | hands[2] | hands[3]
+            left = self._left_points(remaining)
+            if leader & 1 == side:
+                return self._trick(hands, leader, target, match, remaining, left)
+            return not self._trick(hands, leader, 1 - target, match, remaining, left)
         seat = (leader + len(trick)) & 3
-        for card in self._moves(hands, trick, seat):
+        mine = seat & 1 == side
+        for card in self._root_moves(hands, trick, seat):
             hands[seat] ^= 1 << card
             trick.append(card)
             try:
-                if self._search(hands, trick, leader, target, match):
+                value = self._settle(hands, trick, leader, target, match, side)
+            finally:
+                trick.pop()
+                hands[seat] ^= 1 << card
+            if value == mine:
+                return mine
+        return not mine
+
+    def _settle(
+        self, hands: list[int], trick: list[int], leader: int, target: int, match: int, side: int
+    ) -> bool:
+        if len(trick) < 4:
+            return self._probe(hands, trick, leader, target, match, side)
+        keys = self._keys[_SUIT_OF[trick[0]]]
+        win = max(range(4), key=lambda i: keys[trick[i]])
+        winner = (leader + win) & 3
+        points = sum(self._table[c] for c in trick)
+        match &= 1 << (winner & 1)
+        last = not (hands[0] | hands[1] | hands[2] | hands[3])
+        if last:
+            points += 5
+        gain = self._sign * points
+        if last and match:
+            gain += self._bonus[winner & 1]
+        if winner & 1 != side:
+            gain = -gain
+        if last:
+            return gain >= target
+        saved = trick[:]
+        trick.clear()
+        try:
+            return self._probe(hands, trick, winner, target - gain, match, side)
+        finally:
+            trick.extend(saved)
+
+    def _best_move(
+        self, hands: list[int], trick: list[int], leader: int, target: int, match: int, side: int
+    ) -> int | None:
+        seat = (leader + len(trick)) & 3
+        for card in self._root_moves(hands, trick, seat):
+            hands[seat] ^= 1 << card
+            trick.append(card)
+            try:
+                if self._settle(hands, trick, leader, target, match, side):
                     return card
             finally:
                 trick.pop()
                 hands[seat] ^= 1 << card
         return None
 
-    def _moves(self, hands: list[int], trick: list[int], seat: int) -> tuple[int, ...]:
-        """The mover's legal cards, one per class of equivalent cards, in the order to try."""
-        hand = hands[seat]
-        legal = legal_mask(hand, trick, self.contract, self._strict)
-        # Cards elsewhere (other hands, the trick) part runs of equivalent cards; classes are
-        # looked up suit by suit.
-        others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ hand
+    def _root_moves(self, hands: list[int], trick: list[int], seat: int) -> tuple[int, ...]:
+        """The mover's legal cards at the root, one per class of equivalent cards, in order."""
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
         for card in trick:
-            others |= 1 << card
-        reps = 0
+            remaining |= 1 << card
+        reps = self._reps(hands[seat], remaining)
+        if not trick:
+            return self._lead_order(reps)
+        keys = self._keys[_SUIT_OF[trick[0]]]
+        top = max(trick, key=keys.__getitem__)
+        top_at = trick.index(top)
+        return self._follow_order(reps, trick[0], top, (len(trick) - top_at) % 2 == 0)
+
+    def _reps(self, hand: int, remaining: int) -> int:
+        """One card per class of equivalent cards of ``hand`` (runs among ``remaining``)."""
         classes = self._classes
+        reps = 0
         for suit in range(4):
-            mine = (legal >> (9 * suit)) & 0x1FF
+            shift = 9 * suit
+            mine = (hand >> shift) & 0x1FF
             if mine:
-                key = suit << 18 | mine << 9 | ((others >> (9 * suit)) & 0x1FF)
+                key = suit << 18 | mine << 9 | ((remaining >> shift) & 0x1FF)
                 found = classes.get(key)
                 if found is None:
-                    found = classes[key] = self._suit_classes(suit, mine, key & 0x1FF)
-                reps |= found << (9 * suit)
-        if trick:
-            keys = self._keys[trick[0] // 9]
-            top = -1
-            top_at = 0
-            for index, card in enumerate(trick):
-                if keys[card] > top:
-                    top, top_at = keys[card], index
-            order_key: tuple[int, ...] = (reps, trick[0] // 9, top, (len(trick) - top_at) & 1)
-        else:
-            order_key = (reps,)
-        moves = self._move_cache.get(order_key)
-        if moves is None:
-            if len(self._move_cache) >= self.table_limit:
-                self._move_cache.clear()
-            moves = self._move_cache[order_key] = self._order(reps, trick)
-        return moves
+                    if len(classes) >= _CACHE_LIMIT:
+                        classes.clear()
+                    found = classes[key] = self._suit_classes(suit, mine, key & 0x1FF & ~mine)
+                reps |= found << shift
+        return reps
 
     def _suit_classes(self, suit: int, mine: int, others: int) -> int:
         """One card per run of equivalent cards of ``mine`` in ``suit`` (9-bit patterns)."""
@@ -285,75 +371,109 @@ class Solver:
                 previous = card
         return reps
 
-    def _order(self, reps: int, trick: list[int]) -> tuple[int, ...]:
+    def _lead_order(self, reps: int) -> tuple[int, ...]:
+        """Leads, the strongest first."""
+        if len(self._leads) >= _CACHE_LIMIT:
+            self._leads.clear()
+        return tuple(
+            sorted(
+                (c for c in range(36) if reps >> c & 1), key=self._power.__getitem__, reverse=True
+            )
+        )
+
+    def _follow_order(self, reps: int, led: int, top: int, partner: bool) -> tuple[int, ...]:
+        """The legal cards among ``reps`` on a trick led by ``led`` and held by ``top``."""
+        if len(self._follows) >= _CACHE_LIMIT:
+            self._follows.clear()
+        legal = legal_mask(reps, [led] if top == led else [led, top], self.contract, self._strict)
         table = self._table
-        cards = [c for c in range(36) if reps >> c & 1]
-        if not trick:  # leads: the strongest first
-            cards.sort(key=lambda c: self._keys[c // 9][c], reverse=True)
-            return tuple(cards)
-        keys = self._keys[trick[0] // 9]
-        top = max(keys[c] for c in trick)
-        top_at = max(range(len(trick)), key=lambda i: keys[trick[i]])
-        if (len(trick) - top_at) % 2 == 0:  # the partner holds the trick: give it points
-            cards.sort(key=lambda c: (keys[c] > top, -table[c]))
+        keys = self._keys[_SUIT_OF[led]]
+        best = keys[top]
+        cards = [c for c in range(36) if legal >> c & 1]
+        if partner:  # the partner holds the trick: give it points
+            cards.sort(key=lambda c: (keys[c] > best, -table[c]))
         else:  # take it as cheaply as possible, or give away little
-            cards.sort(key=lambda c: (keys[c] <= top, keys[c] if keys[c] > top else table[c]))
+            cards.sort(key=lambda c: (keys[c] <= best, keys[c] if keys[c] > best else table[c]))
         return tuple(cards)
 
-    def _search(
-        self, hands: list[int], trick: list[int], leader: int, target: int, match: int
-    ) -> bool:
-        """Whether the side can make a difference of at least ``target`` from here."""
-        self.nodes += 1
-        if self._limit and self.nodes > self._limit:
-            raise _Budget
-        if self._deadline and not self.nodes & 1023 and time.perf_counter() > self._deadline:
-            raise _Budget
-        n = len(trick)
-        if n == 4:
-            return self._after_trick(hands, trick, leader, target, match)
-        seat = (leader + n) & 3
-        mine = (seat & 1) == self._side
-        entry = None
-        if n == 0:
-            remaining = hands[0] | hands[1] | hands[2] | hands[3]
-            if not remaining:
-                return target <= 0
-            key = (remaining, leader, match)
-            entry = self._tt.get(key)
-            if entry is not None:
-                if entry[0] >= target:
-                    return True
-                if entry[1] < target:
-                    return False
-            else:
-                # Nothing known: the points left bound what either side can still make.
-                points = self._left_points(remaining) + 5
-                best = points + (self._bonus[0] if match & 1 else 0)
-                if target > best:
-                    return False
-                if target <= -(points + (self._bonus[1] if match & 2 else 0)):
-                    return True
-        moves = self._moves(hands, trick, seat)
-        if entry is not None and entry[2] in moves and moves[0] != entry[2]:
-            moves = (entry[2], *(card for card in moves if card != entry[2]))
-        result = not mine
-        chosen = -1
-        for card in moves:
-            hands[seat] ^= 1 << card
-            trick.append(card)
-            try:
-                value = self._search(hands, trick, leader, target, match)
-            finally:  # also when the budget runs out: the position must be left as it was
-                trick.pop()
-                hands[seat] ^= 1 << card
-            if value == mine:
-                result = mine
-                chosen = card
-                break
-        if n == 0:
-            self._store(hands, leader, match, target, result, chosen)
-        return result
+    def _two(self, hands: list[int], leader: int, match: int, left: int) -> int:
+        """The exact value of the last two tricks for the leader's team (plain minimax)."""
+        team = leader & 1
+        s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+        h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
+        table = self._table
+        keys_of = self._keys
+        moves = self._follows
+        order = self._follow_order
+        sign = self._sign
+        bonus = self._bonus[team] if match >> team & 1 else 0
+        against = self._bonus[team ^ 1] if match >> (team ^ 1) & 1 else 0
+        best0 = -1000
+        for c0 in _CARDS_OF[h0]:
+            keys = keys_of[_SUIT_OF[c0]]
+            k0 = keys[c0]
+            l0 = (h0 ^ (1 << c0)).bit_length() - 1
+            p0 = table[c0]
+            led = _SUIT_OF[c0] << 1
+            key1 = h1 << 9 | c0 << 3 | led
+            moves1 = moves.get(key1)
+            if moves1 is None:
+                moves1 = moves[key1] = order(h1, c0, c0, False)
+            worst1 = 1000
+            for c1 in moves1:
+                k1 = keys[c1]
+                if k1 > k0:
+                    top1, topk1, win1 = c1, k1, 1
+                else:
+                    top1, topk1, win1 = c0, k0, 0
+                l1 = (h1 ^ (1 << c1)).bit_length() - 1
+                p1 = p0 + table[c1]
+                key2 = h2 << 9 | top1 << 3 | led | (win1 ^ 1)
+                moves2 = moves.get(key2)
+                if moves2 is None:
+                    moves2 = moves[key2] = order(h2, c0, top1, win1 == 0)
+                best2 = -1000
+                for c2 in moves2:
+                    k2 = keys[c2]
+                    if k2 > topk1:
+                        top2, topk2, win2 = c2, k2, 2
+                    else:
+                        top2, topk2, win2 = top1, topk1, win1
+                    l2 = (h2 ^ (1 << c2)).bit_length() - 1
+                    p2 = p1 + table[c2]
+                    key3 = h3 << 9 | top2 << 3 | led | (1 if win2 == 1 else 0)
+                    moves3 = moves.get(key3)
+                    if moves3 is None:
+                        moves3 = moves[key3] = order(h3, c0, top2, win2 == 1)
+                    worst3 = 1000
+                    for c3 in moves3:
+                        win = 3 if keys[c3] > topk2 else win2
+                        first = p2 + table[c3]
+                        # The last trick: every card is forced, led by the first's winner.
+                        l3 = (h3 ^ (1 << c3)).bit_length() - 1
+                        lkeys = keys_of[_SUIT_OF[(l0, l1, l2, l3)[win]]]
+                        ours = win & 1 == 0  # positions 0 and 2 are the leader's team
+                        value = sign * (first if ours else -first)
+                        second = left + 5 - first
+                        if max(lkeys[l0], lkeys[l2]) > max(lkeys[l1], lkeys[l3]):
+                            value += sign * second + (bonus if ours else 0)
+                        else:
+                            value -= sign * second + (0 if ours else against)
+                        if value < worst3:
+                            worst3 = value
+                            if worst3 <= best2:
+                                break
+                    if worst3 > best2:
+                        best2 = worst3
+                        if best2 >= worst1:
+                            break
+                if best2 < worst1:
+                    worst1 = best2
+                    if worst1 <= best0:
+                        break
+            if worst1 > best0:
+                best0 = worst1
+        return best0
 
     def _left_points(self, remaining: int) -> int:
         suits = self._suit_points
@@ -364,50 +484,182 @@ class Solver:
             + suits[3][remaining >> 27]
         )
 
-    def _after_trick(
-        self, hands: list[int], trick: list[int], leader: int, target: int, match: int
-    ) -> bool:
-        keys = self._keys[trick[0] // 9]
-        best = 0
-        for index in (1, 2, 3):
-            if keys[trick[index]] > keys[trick[best]]:
-                best = index
-        winner = (leader + best) & 3
-        table = self._table
-        points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
-        ours = (winner & 1) == self._side
-        match &= 1 if ours else 2
-        last = not (hands[0] | hands[1] | hands[2] | hands[3])
-        if last:
-            points += 5
-        gain = self._sign * (points if ours else -points)
-        if last:
-            if match & 1:
-                gain += self._bonus[0]
-            elif match & 2:
-                gain -= self._bonus[1]
-            return gain >= target
-        saved = trick[:]
-        trick.clear()
-        try:
-            return self._search(hands, trick, winner, target - gain, match)
-        finally:
-            trick.extend(saved)
+    # ----------------------------------------------------------------------------------------
+    # The search
+    # ----------------------------------------------------------------------------------------
 
-    def _store(
-        self, hands: list[int], leader: int, match: int, target: int, result: bool, card: int
-    ) -> None:
-        remaining = hands[0] | hands[1] | hands[2] | hands[3]
-        key = (remaining, leader, match)
-        lo, hi, best = self._tt.get(key, (-1000, 1000, -1))
-        if result:
-            lo = max(lo, target)
-            best = card if card >= 0 else best
+    def _trick(
+        self, hands: list[int], leader: int, target: int, match: int, remaining: int, left: int
+    ) -> bool:
+        """Whether the leader's team makes a difference of at least ``target`` from here.
+
+        A trick boundary: ``remaining`` is every card held, ``left`` their points. The four
+        cards of the trick are four nested loops (the leader's team picks at the first and third
+        card, the other team at the second and fourth), so the recursion is one level a trick.
+        """
+        self.nodes += 1
+        if self.nodes > self._limit:
+            raise _Budget
+        if self._deadline and not self.nodes & 255 and time.perf_counter() > self._deadline:
+            raise _Budget
+        team = leader & 1
+        s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+        h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
+        table = self._table
+        sign = self._sign
+        if h0 & (h0 - 1) == 0:  # the last trick: every card is forced
+            c0, c1, c2, c3 = (
+                h0.bit_length() - 1,
+                h1.bit_length() - 1,
+                h2.bit_length() - 1,
+                h3.bit_length() - 1,
+            )
+            keys = self._keys[_SUIT_OF[c0]]
+            top, win = keys[c0], 0
+            if keys[c1] > top:
+                top, win = keys[c1], 1
+            if keys[c2] > top:
+                top, win = keys[c2], 2
+            if keys[c3] > top:
+                win = 3
+            winner = (leader + win) & 1
+            gain = sign * (left + 5)
+            if match >> winner & 1:
+                gain += self._bonus[winner]
+            return (gain if winner == team else -gain) >= target
+        key = remaining << 4 | leader << 2 | match
+        entry = self._tt.get(key)
+        if entry is None:
+            bonus = self._bonus
+            upper = left + 5 + (bonus[team] if match >> team & 1 else 0)
+            if target > upper:
+                return False
+            lower = -(left + 5 + (bonus[team ^ 1] if match >> (team ^ 1) & 1 else 0))
+            if target <= lower:
+                return True
+            entry = [
+                lower,
+                upper,
+                -1,
+                self._reps(h0, remaining),
+                self._reps(h1, remaining),
+                self._reps(h2, remaining),
+                self._reps(h3, remaining),
+            ]
+            if len(self._tt) >= self.table_limit:
+                self._tt.clear()  # memory cap: start over rather than grow
+                self._exact.clear()
+            self._tt[key] = entry
         else:
-            hi = min(hi, target - 1)
-        if len(self._tt) >= self.table_limit and key not in self._tt:
-            self._tt.clear()  # memory cap: start over rather than grow
-        self._tt[key] = (lo, hi, best)
+            if entry[0] >= target:
+                return True
+            if entry[1] < target:
+                return False
+        _lower, _upper, best, r0, r1, r2, r3 = entry
+        leads = self._leads.get(r0)
+        if leads is None:
+            leads = self._leads[r0] = self._lead_order(r0)
+        if best >= 0 and leads[0] != best:
+            leads = (best, *(card for card in leads if card != best))
+        moves = self._follows
+        order = self._follow_order
+        keys_of = self._keys
+        search = self._trick
+        exact = self._exact
+        two_left = h0.bit_count() == 3
+        most = self._most
+        result = False
+        for c0 in leads:
+            hands[leader] = h0 ^ (1 << c0)
+            keys = keys_of[_SUIT_OF[c0]]
+            k0 = keys[c0]
+            p0 = table[c0]
+            led = _SUIT_OF[c0] << 1
+            # Second card, the other team: every answer must fail it.
+            key1 = r1 << 9 | c0 << 3 | led
+            moves1 = moves.get(key1)
+            if moves1 is None:
+                moves1 = moves[key1] = order(r1, c0, c0, False)
+            all1 = True
+            for c1 in moves1:
+                hands[s1] = h1 ^ (1 << c1)
+                k1 = keys[c1]
+                if k1 > k0:
+                    top1, topk1, win1 = c1, k1, 1
+                else:
+                    top1, topk1, win1 = c0, k0, 0
+                p1 = p0 + table[c1]
+                # Third card, the leader's team: one answer that works is enough.
+                key2 = r2 << 9 | top1 << 3 | led | (win1 ^ 1)
+                moves2 = moves.get(key2)
+                if moves2 is None:
+                    moves2 = moves[key2] = order(r2, c0, top1, win1 == 0)
+                any2 = False
+                for c2 in moves2:
+                    hands[s2] = h2 ^ (1 << c2)
+                    k2 = keys[c2]
+                    if k2 > topk1:
+                        top2, topk2, win2 = c2, k2, 2
+                    else:
+                        top2, topk2, win2 = top1, topk1, win1
+                    p2 = p1 + table[c2]
+                    # Fourth card, the other team again.
+                    key3 = r3 << 9 | top2 << 3 | led | (1 if win2 == 1 else 0)
+                    moves3 = moves.get(key3)
+                    if moves3 is None:
+                        moves3 = moves[key3] = order(r3, c0, top2, win2 == 1)
+                    all3 = True
+                    for c3 in moves3:
+                        winner = s3 if keys[c3] > topk2 else (leader + win2) & 3
+                        points = p2 + table[c3]
+                        rest = left - points
+                        same = winner & 1 == team
+                        # The next leader's target: ours, or the mirror of it for the others.
+                        need = target - sign * points if same else 1 - target - sign * points
+                        if need <= -rest - 5:
+                            if same:
+                                continue
+                            all3 = False
+                            break
+                        if need > rest + 5 + most:
+                            if same:
+                                all3 = False
+                                break
+                            continue
+                        after = remaining ^ (1 << c0 | 1 << c1 | 1 << c2 | 1 << c3)
+                        chances = match & (1 << (winner & 1))
+                        hands[s3] = h3 ^ (1 << c3)
+                        if two_left:
+                            key = after << 4 | winner << 2 | chances
+                            value = exact.get(key)
+                            if value is None:
+                                value = exact[key] = self._two(hands, winner, chances, rest)
+                            made = value >= need
+                        else:
+                            made = search(hands, winner, need, chances, after, rest)
+                        if made != same:
+                            all3 = False
+                            break
+                    hands[s3] = h3
+                    if all3:
+                        any2 = True
+                        break
+                hands[s2] = h2
+                if not any2:
+                    all1 = False
+                    break
+            hands[s1] = h1
+            if all1:
+                result = True
+                break
+        hands[leader] = h0
+        if result:
+            if target > entry[0]:
+                entry[0] = target
+            entry[2] = c0
+        elif target - 1 < entry[1]:
+            entry[1] = target - 1
+        return result
 
 
 def solve(
