@@ -560,8 +560,8 @@ def test_a_small_node_limit_gives_bounds_and_a_legal_card(cards_left: int) -> No
             solution = solve(game, node_limit=node_limit)
             problems += check_bounds(game, solution, exact)
             inexact += not solution.exact
-            if cards_left >= 27:
-                assert not solution.exact, "seven tricks solved in 1000 nodes?"
+            if cards_left >= 27 and node_limit <= 100:
+                assert not solution.exact, "seven tricks solved in 100 positions?"
     assert problems == []
     assert inexact > 0
 

@@ -52,6 +52,8 @@ _CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
 }
 #: Entries kept in each cache of move lists before it starts over.
 _CACHE_LIMIT: Final = 1_000_000
+#: Beyond any value.
+_INFINITY: Final = 10_000
 
 
 class _Budget(Exception):  # noqa: N818  (internal control flow, never escapes)
@@ -240,10 +242,11 @@ class Solver:
         try:
             while lo < hi:
                 target = (lo + hi + 1) // 2
-                if self._probe(held, current, leader, target, match, side):
-                    lo = min(up(target), hi)
+                value = self._probe(held, current, leader, target, match, side)
+                if value >= target:
+                    lo = min(up(value), hi)
                 else:
-                    hi = max(down(target - 1), lo)
+                    hi = max(down(value), lo)
             best = self._best_move(held, current, leader, lo, match, side)
         except _Budget:
             exact = False
@@ -262,16 +265,20 @@ class Solver:
 
     def _probe(
         self, hands: list[int], trick: list[int], leader: int, target: int, match: int, side: int
-    ) -> bool:
-        """Whether ``side`` makes a difference of at least ``target`` (a root still in a trick)."""
+    ) -> int:
+        """A fail-soft bound on what ``side`` makes, probed at ``target`` (from any root).
+
+        At least ``target``: the value is at least the result; below: at most the result.
+        """
         if not trick:
             remaining = hands[0] | hands[1] | hands[2] | hands[3]
             left = self._left_points(remaining)
             if leader & 1 == side:
                 return self._trick(hands, leader, target, match, remaining, left)
-            return not self._trick(hands, leader, 1 - target, match, remaining, left)
+            return -self._trick(hands, leader, 1 - target, match, remaining, left)
         seat = (leader + len(trick)) & 3
         mine = seat & 1 == side
+        result = -_INFINITY if mine else _INFINITY
         for card in self._root_moves(hands, trick, seat):
             hands[seat] ^= 1 << card
             trick.append(card)
@@ -280,13 +287,19 @@ class Solver:
             finally:
                 trick.pop()
                 hands[seat] ^= 1 << card
-            if value == mine:
-                return mine
-        return not mine
+            if mine:
+                result = max(result, value)
+                if result >= target:
+                    break
+            else:
+                result = min(result, value)
+                if result < target:
+                    break
+        return result
 
     def _settle(
         self, hands: list[int], trick: list[int], leader: int, target: int, match: int, side: int
-    ) -> bool:
+    ) -> int:
         if len(trick) < 4:
             return self._probe(hands, trick, leader, target, match, side)
         keys = self._keys[_SUIT_OF[trick[0]]]
@@ -303,11 +316,11 @@ class Solver:
         if winner & 1 != side:
             gain = -gain
         if last:
-            return gain >= target
+            return gain
         saved = trick[:]
         trick.clear()
         try:
-            return self._probe(hands, trick, winner, target - gain, match, side)
+            return gain + self._probe(hands, trick, winner, target - gain, match, side)
         finally:
             trick.extend(saved)
 
@@ -319,7 +332,7 @@ class Solver:
             hands[seat] ^= 1 << card
             trick.append(card)
             try:
-                if self._settle(hands, trick, leader, target, match, side):
+                if self._settle(hands, trick, leader, target, match, side) >= target:
                     return card
             finally:
                 trick.pop()
@@ -337,7 +350,7 @@ class Solver:
         keys = self._keys[_SUIT_OF[trick[0]]]
         top = max(trick, key=keys.__getitem__)
         top_at = trick.index(top)
-        return self._follow_order(reps, trick[0], top, (len(trick) - top_at) % 2 == 0)
+        return self._follow_order(reps, trick[0], top, partner=(len(trick) - top_at) % 2 == 0)
 
     def _reps(self, hand: int, remaining: int) -> int:
         """One card per class of equivalent cards of ``hand`` (runs among ``remaining``)."""
@@ -381,7 +394,7 @@ class Solver:
             )
         )
 
-    def _follow_order(self, reps: int, led: int, top: int, partner: bool) -> tuple[int, ...]:
+    def _follow_order(self, reps: int, led: int, top: int, *, partner: bool) -> tuple[int, ...]:
         """The legal cards among ``reps`` on a trick led by ``led`` and held by ``top``."""
         if len(self._follows) >= _CACHE_LIMIT:
             self._follows.clear()
@@ -418,7 +431,7 @@ class Solver:
             key1 = h1 << 9 | c0 << 3 | led
             moves1 = moves.get(key1)
             if moves1 is None:
-                moves1 = moves[key1] = order(h1, c0, c0, False)
+                moves1 = moves[key1] = order(h1, c0, c0, partner=False)
             worst1 = 1000
             for c1 in moves1:
                 k1 = keys[c1]
@@ -431,7 +444,7 @@ class Solver:
                 key2 = h2 << 9 | top1 << 3 | led | (win1 ^ 1)
                 moves2 = moves.get(key2)
                 if moves2 is None:
-                    moves2 = moves[key2] = order(h2, c0, top1, win1 == 0)
+                    moves2 = moves[key2] = order(h2, c0, top1, partner=win1 == 0)
                 best2 = -1000
                 for c2 in moves2:
                     k2 = keys[c2]
@@ -444,8 +457,9 @@ class Solver:
                     key3 = h3 << 9 | top2 << 3 | led | (1 if win2 == 1 else 0)
                     moves3 = moves.get(key3)
                     if moves3 is None:
-                        moves3 = moves[key3] = order(h3, c0, top2, win2 == 1)
+                        moves3 = moves[key3] = order(h3, c0, top2, partner=win2 == 1)
                     worst3 = 1000
+                    alpha = max(best2, best0)
                     for c3 in moves3:
                         win = 3 if keys[c3] > topk2 else win2
                         first = p2 + table[c3]
@@ -455,13 +469,14 @@ class Solver:
                         ours = win & 1 == 0  # positions 0 and 2 are the leader's team
                         value = sign * (first if ours else -first)
                         second = left + 5 - first
-                        if max(lkeys[l0], lkeys[l2]) > max(lkeys[l1], lkeys[l3]):
+                        ka, kb, kc, kd = lkeys[l0], lkeys[l1], lkeys[l2], lkeys[l3]
+                        if (max(kc, ka)) > (max(kd, kb)):
                             value += sign * second + (bonus if ours else 0)
                         else:
                             value -= sign * second + (0 if ours else against)
                         if value < worst3:
                             worst3 = value
-                            if worst3 <= best2:
+                            if worst3 <= alpha:
                                 break
                     if worst3 > best2:
                         best2 = worst3
@@ -471,8 +486,7 @@ class Solver:
                     worst1 = best2
                     if worst1 <= best0:
                         break
-            if worst1 > best0:
-                best0 = worst1
+            best0 = max(best0, worst1)
         return best0
 
     def _left_points(self, remaining: int) -> int:
@@ -490,8 +504,8 @@ class Solver:
 
     def _trick(
         self, hands: list[int], leader: int, target: int, match: int, remaining: int, left: int
-    ) -> bool:
-        """Whether the leader's team makes a difference of at least ``target`` from here.
+    ) -> int:
+        """A fail-soft bound on the difference the leader's team makes, probed at ``target``.
 
         A trick boundary: ``remaining`` is every card held, ``left`` their points. The four
         cards of the trick are four nested loops (the leader's team picks at the first and third
@@ -526,17 +540,17 @@ class Solver:
             gain = sign * (left + 5)
             if match >> winner & 1:
                 gain += self._bonus[winner]
-            return (gain if winner == team else -gain) >= target
+            return gain if winner == team else -gain
         key = remaining << 4 | leader << 2 | match
         entry = self._tt.get(key)
         if entry is None:
             bonus = self._bonus
             upper = left + 5 + (bonus[team] if match >> team & 1 else 0)
             if target > upper:
-                return False
+                return upper
             lower = -(left + 5 + (bonus[team ^ 1] if match >> (team ^ 1) & 1 else 0))
             if target <= lower:
-                return True
+                return lower
             entry = [
                 lower,
                 upper,
@@ -552,9 +566,9 @@ class Solver:
             self._tt[key] = entry
         else:
             if entry[0] >= target:
-                return True
+                return entry[0]
             if entry[1] < target:
-                return False
+                return entry[1]
         _lower, _upper, best, r0, r1, r2, r3 = entry
         leads = self._leads.get(r0)
         if leads is None:
@@ -568,19 +582,20 @@ class Solver:
         exact = self._exact
         two_left = h0.bit_count() == 3
         most = self._most
-        result = False
+        best0 = -_INFINITY
+        chosen = -1
         for c0 in leads:
             hands[leader] = h0 ^ (1 << c0)
             keys = keys_of[_SUIT_OF[c0]]
             k0 = keys[c0]
             p0 = table[c0]
             led = _SUIT_OF[c0] << 1
-            # Second card, the other team: every answer must fail it.
+            # Second card, the other team: it looks for an answer that keeps us below target.
             key1 = r1 << 9 | c0 << 3 | led
             moves1 = moves.get(key1)
             if moves1 is None:
-                moves1 = moves[key1] = order(r1, c0, c0, False)
-            all1 = True
+                moves1 = moves[key1] = order(r1, c0, c0, partner=False)
+            worst1 = _INFINITY
             for c1 in moves1:
                 hands[s1] = h1 ^ (1 << c1)
                 k1 = keys[c1]
@@ -589,12 +604,12 @@ class Solver:
                 else:
                     top1, topk1, win1 = c0, k0, 0
                 p1 = p0 + table[c1]
-                # Third card, the leader's team: one answer that works is enough.
+                # Third card, the leader's team: one answer that reaches the target is enough.
                 key2 = r2 << 9 | top1 << 3 | led | (win1 ^ 1)
                 moves2 = moves.get(key2)
                 if moves2 is None:
-                    moves2 = moves[key2] = order(r2, c0, top1, win1 == 0)
-                any2 = False
+                    moves2 = moves[key2] = order(r2, c0, top1, partner=win1 == 0)
+                best2 = -_INFINITY
                 for c2 in moves2:
                     hands[s2] = h2 ^ (1 << c2)
                     k2 = keys[c2]
@@ -607,59 +622,63 @@ class Solver:
                     key3 = r3 << 9 | top2 << 3 | led | (1 if win2 == 1 else 0)
                     moves3 = moves.get(key3)
                     if moves3 is None:
-                        moves3 = moves[key3] = order(r3, c0, top2, win2 == 1)
-                    all3 = True
+                        moves3 = moves[key3] = order(r3, c0, top2, partner=win2 == 1)
+                    worst3 = _INFINITY
                     for c3 in moves3:
                         winner = s3 if keys[c3] > topk2 else (leader + win2) & 3
                         points = p2 + table[c3]
                         rest = left - points
-                        same = winner & 1 == team
-                        # The next leader's target: ours, or the mirror of it for the others.
-                        need = target - sign * points if same else 1 - target - sign * points
-                        if need <= -rest - 5:
-                            if same:
-                                continue
-                            all3 = False
-                            break
-                        if need > rest + 5 + most:
-                            if same:
-                                all3 = False
-                                break
-                            continue
-                        after = remaining ^ (1 << c0 | 1 << c1 | 1 << c2 | 1 << c3)
-                        chances = match & (1 << (winner & 1))
-                        hands[s3] = h3 ^ (1 << c3)
-                        if two_left:
-                            key = after << 4 | winner << 2 | chances
-                            value = exact.get(key)
-                            if value is None:
-                                value = exact[key] = self._two(hands, winner, chances, rest)
-                            made = value >= need
+                        if winner & 1 == team:
+                            gain = sign * points
+                            need = target - gain
                         else:
-                            made = search(hands, winner, need, chances, after, rest)
-                        if made != same:
-                            all3 = False
-                            break
+                            # The others lead on: our value is the gain less theirs, and they
+                            # probe the mirror of our target.
+                            gain = -sign * points
+                            need = gain - target + 1
+                        if need <= -rest - 5:
+                            value = -rest - 5
+                        elif need > rest + 5 + most:
+                            value = rest + 5 + most
+                        else:
+                            after = remaining ^ (1 << c0 | 1 << c1 | 1 << c2 | 1 << c3)
+                            chances = match & (1 << (winner & 1))
+                            hands[s3] = h3 ^ (1 << c3)
+                            if two_left:
+                                key = after << 4 | winner << 2 | chances
+                                value = exact.get(key)
+                                if value is None:
+                                    value = exact[key] = self._two(hands, winner, chances, rest)
+                            else:
+                                value = search(hands, winner, need, chances, after, rest)
+                        value = gain + value if winner & 1 == team else gain - value
+                        if value < worst3:
+                            worst3 = value
+                            if value < target:
+                                break
                     hands[s3] = h3
-                    if all3:
-                        any2 = True
-                        break
+                    if worst3 > best2:
+                        best2 = worst3
+                        if worst3 >= target:
+                            break
                 hands[s2] = h2
-                if not any2:
-                    all1 = False
-                    break
+                if best2 < worst1:
+                    worst1 = best2
+                    if best2 < target:
+                        break
             hands[s1] = h1
-            if all1:
-                result = True
-                break
+            if worst1 > best0:
+                best0 = worst1
+                if worst1 >= target:
+                    chosen = c0
+                    break
         hands[leader] = h0
-        if result:
-            if target > entry[0]:
-                entry[0] = target
-            entry[2] = c0
-        elif target - 1 < entry[1]:
-            entry[1] = target - 1
-        return result
+        if best0 >= target:
+            entry[0] = max(entry[0], best0)
+            entry[2] = chosen
+        elif best0 < entry[1]:
+            entry[1] = best0
+        return best0
 
 
 def solve(
