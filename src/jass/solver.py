@@ -100,16 +100,18 @@ class _Tables:
             tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
         )
         # The card points of each 9-bit pattern of each suit.
-        self.suit_points = tuple(
-            tuple(
-                sum(self.points[9 * suit + r] for r in range(9) if pattern >> r & 1)
-                for pattern in range(512)
-            )
-            for suit in range(4)
-        )
+        suit_points = []
+        for suit in range(4):
+            sums = [0] * 512
+            for pattern in range(1, 512):
+                low = pattern & -pattern
+                sums[pattern] = sums[pattern ^ low] + self.points[9 * suit + low.bit_length() - 1]
+            suit_points.append(tuple(sums))
+        self.suit_points = tuple(suit_points)
         self.classes: dict[int, int] = {}
         self.leads: dict[int, tuple[int, ...]] = {}
         self.follows: dict[int, tuple[int, ...]] = {}
+        self.sorted: dict[int, tuple[int, ...]] = {}
 
 
 @functools.cache
@@ -151,6 +153,7 @@ class Solver:
         self._classes = tables.classes
         self._leads = tables.leads
         self._follows = tables.follows
+        self._sorted = tables.sorted
         # At trick boundaries, keyed by cards left, leader and match chances: lower and upper
         # bounds for the leader's team, the best lead, and each seat's equivalence classes.
         self._tt: dict[int, list[int]] = {}
@@ -399,6 +402,13 @@ class Solver:
         if len(self._follows) >= _CACHE_LIMIT:
             self._follows.clear()
         legal = legal_mask(reps, [led] if top == led else [led, top], self.contract, self._strict)
+        # Many hands have the same legal cards (often one suit): order those once.
+        key = legal << 9 | top << 3 | _SUIT_OF[led] << 1 | partner
+        found = self._sorted.get(key)
+        if found is not None:
+            return found
+        if len(self._sorted) >= _CACHE_LIMIT:
+            self._sorted.clear()
         table = self._table
         keys = self._keys[_SUIT_OF[led]]
         best = keys[top]
@@ -407,7 +417,8 @@ class Solver:
             cards.sort(key=lambda c: (keys[c] > best, -table[c]))
         else:  # take it as cheaply as possible, or give away little
             cards.sort(key=lambda c: (keys[c] <= best, keys[c] if keys[c] > best else table[c]))
-        return tuple(cards)
+        found = self._sorted[key] = tuple(cards)
+        return found
 
     def _two(self, hands: list[int], leader: int, match: int, left: int) -> int:
         """The exact value of the last two tricks for the leader's team (plain minimax)."""
@@ -454,23 +465,24 @@ class Solver:
                         top2, topk2, win2 = top1, topk1, win1
                     l2 = (h2 ^ (1 << c2)).bit_length() - 1
                     p2 = p1 + table[c2]
+                    lasts = (l0, l1, l2)
                     key3 = h3 << 9 | top2 << 3 | led | (1 if win2 == 1 else 0)
                     moves3 = moves.get(key3)
                     if moves3 is None:
                         moves3 = moves[key3] = order(h3, c0, top2, partner=win2 == 1)
                     worst3 = 1000
-                    alpha = max(best2, best0)
+                    alpha = best0 if best0 > best2 else best2
                     for c3 in moves3:
                         win = 3 if keys[c3] > topk2 else win2
                         first = p2 + table[c3]
                         # The last trick: every card is forced, led by the first's winner.
                         l3 = (h3 ^ (1 << c3)).bit_length() - 1
-                        lkeys = keys_of[_SUIT_OF[(l0, l1, l2, l3)[win]]]
+                        lkeys = keys_of[_SUIT_OF[l3 if win == 3 else lasts[win]]]
                         ours = win & 1 == 0  # positions 0 and 2 are the leader's team
                         value = sign * (first if ours else -first)
                         second = left + 5 - first
                         ka, kb, kc, kd = lkeys[l0], lkeys[l1], lkeys[l2], lkeys[l3]
-                        if (max(kc, ka)) > (max(kd, kb)):
+                        if (ka if ka > kc else kc) > (kb if kb > kd else kd):
                             value += sign * second + (bonus if ours else 0)
                         else:
                             value -= sign * second + (0 if ours else against)
@@ -486,7 +498,8 @@ class Solver:
                     worst1 = best2
                     if worst1 <= best0:
                         break
-            best0 = max(best0, worst1)
+            if worst1 > best0:
+                best0 = worst1
         return best0
 
     def _left_points(self, remaining: int) -> int:
@@ -551,15 +564,19 @@ class Solver:
             lower = -(left + 5 + (bonus[team ^ 1] if match >> (team ^ 1) & 1 else 0))
             if target <= lower:
                 return lower
-            entry = [
-                lower,
-                upper,
-                -1,
-                self._reps(h0, remaining),
-                self._reps(h1, remaining),
-                self._reps(h2, remaining),
-                self._reps(h3, remaining),
-            ]
+            if h0.bit_count() > 3:
+                reps = self._reps
+                entry = [
+                    lower,
+                    upper,
+                    -1,
+                    reps(h0, remaining),
+                    reps(h1, remaining),
+                    reps(h2, remaining),
+                    reps(h3, remaining),
+                ]
+            else:  # three cards each: merging saves less than it costs
+                entry = [lower, upper, -1, h0, h1, h2, h3]
             if len(self._tt) >= self.table_limit:
                 self._tt.clear()  # memory cap: start over rather than grow
                 self._exact.clear()
@@ -674,7 +691,8 @@ class Solver:
                     break
         hands[leader] = h0
         if best0 >= target:
-            entry[0] = max(entry[0], best0)
+            if best0 > entry[0]:
+                entry[0] = best0
             entry[2] = chosen
         elif best0 < entry[1]:
             entry[1] = best0
