@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -50,6 +50,11 @@ _CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
     **{1 << a: (a,) for a in range(36)},
     **{1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)},
 }
+#: The cards (plain ints) of each 9-bit pattern of each suit.
+_IN_SUIT: Final = tuple(
+    tuple(tuple(9 * suit + r for r in range(9) if pattern >> r & 1) for pattern in range(512))
+    for suit in range(4)
+)
 #: Entries kept in each cache of move lists before it starts over.
 _CACHE_LIMIT: Final = 1_000_000
 #: Beyond any value.
@@ -95,6 +100,7 @@ class _Tables:
     def __init__(self, contract: Contract, old_undenufe: bool) -> None:
         self.points = contract.card_points(old_undenufe=old_undenufe)
         self.power = tuple(contract.win_keys[card // 9][card] for card in range(36))
+        self.lead_rank = tuple(-(self.points[c] + 2 * self.power[c]) for c in range(36))
         # Each suit's cards from the strongest down, for merging equivalent cards.
         self.orders = tuple(
             tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
@@ -112,6 +118,7 @@ class _Tables:
         self.leads: dict[int, tuple[int, ...]] = {}
         self.follows: dict[int, tuple[int, ...]] = {}
         self.sorted: dict[int, tuple[int, ...]] = {}
+        self.ranks: dict[int, tuple[int, ...]] = {}
 
 
 @functools.cache
@@ -146,7 +153,7 @@ class Solver:
         tables = _tables(contract, ruleset.old_undenufe, self._strict)
         self._table = tables.points
         self._keys = contract.win_keys
-        self._power = tables.power
+        self._lead_rank = tables.lead_rank
         self._orders = tables.orders
         self._suit_points = tables.suit_points
         # Shared by every solver of the same contract and rules: pure functions of their keys.
@@ -154,9 +161,10 @@ class Solver:
         self._leads = tables.leads
         self._follows = tables.follows
         self._sorted = tables.sorted
+        self._ranks = tables.ranks
         # At trick boundaries, keyed by cards left, leader and match chances: lower and upper
         # bounds for the leader's team, the best lead, and each seat's equivalence classes.
-        self._tt: dict[int, list[int]] = {}
+        self._tt: dict[int, list[Any]] = {}
         # Exact values of the last two tricks (same key), which every probe reuses.
         self._exact: dict[int, int] = {}
         self._bonus = (0, 0)  # each team's match bonus
@@ -388,14 +396,16 @@ class Solver:
         return reps
 
     def _lead_order(self, reps: int) -> tuple[int, ...]:
-        """Leads, the strongest first."""
+        """Leads: strong cards and points first (this order searched the fewest positions)."""
         if len(self._leads) >= _CACHE_LIMIT:
             self._leads.clear()
-        return tuple(
-            sorted(
-                (c for c in range(36) if reps >> c & 1), key=self._power.__getitem__, reverse=True
-            )
+        cards = (
+            _IN_SUIT[0][reps & 0x1FF]
+            + _IN_SUIT[1][(reps >> 9) & 0x1FF]
+            + _IN_SUIT[2][(reps >> 18) & 0x1FF]
+            + _IN_SUIT[3][reps >> 27]
         )
+        return tuple(sorted(cards, key=self._lead_rank.__getitem__))
 
     def _follow_order(self, reps: int, led: int, top: int, *, partner: bool) -> tuple[int, ...]:
         """The legal cards among ``reps`` on a trick led by ``led`` and held by ``top``."""
@@ -409,16 +419,27 @@ class Solver:
             return found
         if len(self._sorted) >= _CACHE_LIMIT:
             self._sorted.clear()
+        ranks = self._ranks.get(key & 0x1FF)
+        if ranks is None:
+            ranks = self._ranks[key & 0x1FF] = self._rank_table(led, top, partner=partner)
+        cards = (
+            _IN_SUIT[0][legal & 0x1FF]
+            + _IN_SUIT[1][(legal >> 9) & 0x1FF]
+            + _IN_SUIT[2][(legal >> 18) & 0x1FF]
+            + _IN_SUIT[3][legal >> 27]
+        )
+        found = self._sorted[key] = tuple(sorted(cards, key=ranks.__getitem__))
+        return found
+
+    def _rank_table(self, led: int, top: int, *, partner: bool) -> tuple[int, ...]:
+        """Sort keys of every card for :meth:`_follow_order` (lower first)."""
         table = self._table
         keys = self._keys[_SUIT_OF[led]]
         best = keys[top]
-        cards = [c for c in range(36) if legal >> c & 1]
         if partner:  # the partner holds the trick: give it points
-            cards.sort(key=lambda c: (keys[c] > best, -table[c]))
-        else:  # take it as cheaply as possible, or give away little
-            cards.sort(key=lambda c: (keys[c] <= best, keys[c] if keys[c] > best else table[c]))
-        found = self._sorted[key] = tuple(cards)
-        return found
+            return tuple((100 if keys[c] > best else 0) - table[c] for c in range(36))
+        # Take it as cheaply as possible, or give away little.
+        return tuple(keys[c] if keys[c] > best else 100 + table[c] for c in range(36))
 
     def _two(self, hands: list[int], leader: int, match: int, left: int) -> int:
         """The exact value of the last two tricks for the leader's team (plain minimax)."""
@@ -566,32 +587,26 @@ class Solver:
                 return lower
             if h0.bit_count() > 3:
                 reps = self._reps
-                entry = [
-                    lower,
-                    upper,
-                    -1,
-                    reps(h0, remaining),
-                    reps(h1, remaining),
-                    reps(h2, remaining),
-                    reps(h3, remaining),
-                ]
+                r0 = reps(h0, remaining)
+                rest_reps = (reps(h1, remaining), reps(h2, remaining), reps(h3, remaining))
             else:  # three cards each: merging saves less than it costs
-                entry = [lower, upper, -1, h0, h1, h2, h3]
+                r0, rest_reps = h0, (h1, h2, h3)
+            leads = self._leads.get(r0)
+            if leads is None:
+                leads = self._leads[r0] = self._lead_order(r0)
+            entry = [lower, upper, leads, *rest_reps]
             if len(self._tt) >= self.table_limit:
                 self._tt.clear()  # memory cap: start over rather than grow
                 self._exact.clear()
             self._tt[key] = entry
         else:
-            if entry[0] >= target:
-                return entry[0]
-            if entry[1] < target:
-                return entry[1]
-        _lower, _upper, best, r0, r1, r2, r3 = entry
-        leads = self._leads.get(r0)
-        if leads is None:
-            leads = self._leads[r0] = self._lead_order(r0)
-        if best >= 0 and leads[0] != best:
-            leads = (best, *(card for card in leads if card != best))
+            lower = entry[0]
+            if lower >= target:
+                return lower
+            upper = entry[1]
+            if upper < target:
+                return upper
+        _lower, _upper, leads, r1, r2, r3 = entry
         moves = self._follows
         order = self._follow_order
         keys_of = self._keys
@@ -693,7 +708,8 @@ class Solver:
         if best0 >= target:
             if best0 > entry[0]:
                 entry[0] = best0
-            entry[2] = chosen
+            if leads[0] != chosen:  # the lead that worked comes first next time
+                entry[2] = (chosen, *(card for card in leads if card != chosen))
         elif best0 < entry[1]:
             entry[1] = best0
         return best0
