@@ -550,6 +550,8 @@ class Solver:
             raise _Budget
         if self._deadline and not self.nodes & 255 and time.perf_counter() > self._deadline:
             raise _Budget
+        lower: int  # the table holds ints and tuples: typed here once
+        upper: int
         team = leader & 1
         s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
         h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
