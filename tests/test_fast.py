@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from jass import CARDS, Card, CardSet, Contract, Game, Phase, RuleSet, Suit, legal_cards, rules
 from jass.fast import legal_mask, play_out, random_hand
-from jass.rules import CounterMatch, UndertrumpRule
+from jass.rules import CounterMatch, FirstHandRule, UndertrumpRule
 
 #: Every rule set here allows all seven contracts and never ends the game inside a hand.
 SCHIEBER_ALL = rules.SCHIEBER.evolve(contracts=Contract.all(), target=10**6)
@@ -352,3 +353,99 @@ def test_random_hand_sums_over_many_hands() -> None:
     totals = {sum(random_hand(contract, rng)[0]) for contract in Contract.all() for _ in range(300)}
     assert 157 in totals
     assert totals <= {157, 257}
+
+
+# --------------------------------------------------------------------------------------------
+# The random path: the same cards as the state machine given the same draws
+# --------------------------------------------------------------------------------------------
+
+
+def replay_random(game: Game, draws: Sequence[int]) -> tuple[Game, int]:
+    """Play ``game`` out through the state machine with play_out's documented random rule.
+
+    Each card is ``cards[draw * len(cards) >> 32]`` of the legal cards in ascending order; a
+    forced card takes no draw. Returns the finished game and the number of draws used.
+    """
+    used = 0
+    while game.phase is Phase.PLAY:
+        cards = [int(card) for card in game.legal_moves().cards()]
+        assert cards == sorted(cards)
+        if len(cards) == 1:
+            card = cards[0]
+        else:
+            card = cards[draws[used] * len(cards) >> 32]
+            used += 1
+        game = game.play(CARDS[card])
+    return game, used
+
+
+def credited(game: Game) -> tuple[tuple[int, int], tuple[int, int]]:
+    score = game.hand_results[-1]
+    points = (score.card_points[0] + score.bonus[0], score.card_points[1] + score.bonus[1])
+    return points, score.tricks
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    ruleset=rulesets,
+    seed=st.integers(min_value=0, max_value=2**32),
+    contract=st.sampled_from(Contract.all()),
+    rng_seed=st.integers(min_value=0, max_value=2**32),
+    prefix=st.sampled_from([0, 0, 0, 1, 3, 4, 6, 8, 16, 21, 28, 32, 35]),
+)
+def test_random_play_out_plays_the_state_machines_cards(
+    ruleset: RuleSet, seed: int, contract: Contract, rng_seed: int, prefix: int
+) -> None:
+    """From a trick boundary play_out takes its own random loop, else the general one: both
+    must make the state machine's choices under the documented rule, using the same draws."""
+    game = Game.new(ruleset, seed=seed).deal().choose(contract)
+    for _ in range(prefix):  # a few cards played the plain way first
+        game = game.play(game.legal_moves().cards()[0])
+    hand = game.hand
+    assert hand is not None
+    assert game.trick_leader is not None
+    draws = struct.unpack(">36I", random.Random(rng_seed).randbytes(144))
+    finished, used = replay_random(game, draws)
+    start_points = game.hand_points
+    result = play_out(
+        [int(h) for h in game.hands],
+        contract,
+        int(game.trick_leader),
+        rng=random.Random(rng_seed),
+        ruleset=ruleset,
+        trick=game.trick,
+        points=start_points,
+        tricks=game.tricks_won,
+        declaring_team=int(hand.declaring_team),
+    )
+    assert result == credited(finished)
+    assert used <= 36 - prefix
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rng_seed=st.integers(min_value=0, max_value=2**32),
+    contract=st.sampled_from(Contract.all()),
+    ruleset=rulesets,
+)
+def test_random_hand_is_the_documented_deal_and_play(
+    rng_seed: int, contract: Contract, ruleset: RuleSet
+) -> None:
+    """random_hand: 72 draws from one randbytes(288); the first 36 sort the deck (seat 0 gets
+    the first nine cards and leads, team 0 declares), the rest choose the cards."""
+    numbers = struct.unpack(">72I", random.Random(rng_seed).randbytes(288))
+    deck = sorted(range(36), key=lambda card: numbers[card])
+    hands = [CardSet(sum(1 << card for card in deck[9 * seat : 9 * seat + 9])) for seat in range(4)]
+    game = forehand_game(ruleset, hands)
+    finished, _ = replay_random(game.choose(contract), numbers[36:])
+    assert random_hand(contract, random.Random(rng_seed), ruleset) == credited(finished)
+
+
+def forehand_game(ruleset: RuleSet, hands: Sequence[CardSet]) -> Game:
+    """A game where seat 0 holds ``hands[0]`` and is the forehand (so team 0 declares)."""
+    ruleset = ruleset.evolve(first_hand_rule=FirstHandRule.DRAW_LOWEST_DEALS)  # not a marker
+    for seed in range(200):
+        probe = Game.new(ruleset, seed=seed).deal(hands=list(hands))
+        if probe.to_move is not None and int(probe.to_move) == 0:
+            return probe
+    raise AssertionError("no seed makes seat 0 the forehand")

@@ -24,7 +24,6 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from jass.cards import CARDS
 from jass.contracts import Contract, ContractKind
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
 from jass.scoring import match_bonus
@@ -32,17 +31,25 @@ from jass.scoring import match_bonus
 __all__ = ["Policy", "legal_mask", "play_out", "random_hand"]
 
 _DECK: Final = tuple(range(36))
-_KEYS: Final = struct.Struct(">36I")
+_DRAWS: Final = struct.Struct(">36I")
+_DEAL_AND_DRAWS: Final = struct.Struct(">72I")
 _BITS: Final = tuple(1 << card for card in range(36))
-# The cards of each 12-bit third of a mask, as for CardSet.cards().
+_ALL: Final = (1 << 36) - 1
+# The cards (plain ints, ascending) of each 12-bit third of a mask.
 _THIRDS: Final = tuple(
     tuple(
-        tuple(CARDS[12 * third + bit] for bit in range(12) if pattern >> bit & 1)
+        tuple(12 * third + bit for bit in range(12) if pattern >> bit & 1)
         for pattern in range(4096)
     )
     for third in range(3)
 )
 _LOW, _MIDDLE, _HIGH = _THIRDS
+# The cards of every mask within one suit (what following usually leaves).
+_ONE_SUIT: Final = {
+    pattern << (9 * suit): tuple(9 * suit + r for r in range(9) if pattern >> r & 1)
+    for suit in range(4)
+    for pattern in range(1, 512)
+}
 _SUIT_OF: Final = tuple(0x1FF << (9 * (card // 9)) for card in range(36))
 
 #: A rollout policy: given (hand, legal mask, trick so far, seat, every card still held), return
@@ -100,9 +107,11 @@ def play_out(
     ``hands`` are the cards each seat holds (int masks), ``leader`` leads the current
     ``trick`` (the cards already in it), and ``points``/``tricks`` are what each team took so
     far. Cards come from ``policy`` (a function of hand, legal mask, trick, seat and every card
-    still held), or at random
-    from ``rng``. Card points include the last trick's 5 and, for a match, the match bonus of
-    ``ruleset`` (counter-match rules included); in Misère each team gets its opponents' points.
+    still held), or at random from ``rng``: 36 unsigned 32-bit draws from one
+    ``rng.randbytes(144)`` (big-endian), used in turn as ``cards[draw * len(cards) >> 32]`` on
+    the legal cards in ascending order; a forced card takes no draw. Card points include the
+    last trick's 5 and, for a match, the match bonus of ``ruleset`` (counter-match rules
+    included); in Misère each team gets its opponents' points.
 
     >>> import random
     >>> from jass import Game, Contract
@@ -111,7 +120,12 @@ def play_out(
     >>> play_out(hands, Contract.UNDENUFE, int(g.to_move), rng=random.Random(0))[1]
     (..., ...)
     """
-    uniform = (rng or random.Random()).random
+    # Random cards come from 32-bit draws (at most 36 in a hand), all made in one call.
+    draw = iter(_DRAWS.unpack((rng or random.Random()).randbytes(144))).__next__
+    if policy is None and not trick:
+        return _random_out(
+            list(hands), contract, leader, draw, ruleset, points, tricks, declaring_team
+        )
     strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
     table = contract.card_points(old_undenufe=ruleset.old_undenufe)
     win_keys = contract.win_keys
@@ -128,7 +142,7 @@ def play_out(
             card: int
             if policy is None:
                 cards = low[legal & 0xFFF] + middle[(legal >> 12) & 0xFFF] + high[legal >> 24]
-                card = cards[int(uniform() * len(cards))]
+                card = cards[draw() * len(cards) >> 32] if len(cards) > 1 else cards[0]
             else:
                 card = policy(hand, legal, current, seat, held[0] | held[1] | held[2] | held[3])
             held[seat] = hand ^ (1 << card)
@@ -153,6 +167,151 @@ def play_out(
     return (taken[0], taken[1]), (won[0], won[1])
 
 
+def _random_out(
+    held: list[int],
+    contract: Contract,
+    leader: int,
+    draw: Callable[[], int],
+    ruleset: RuleSet,
+    points: tuple[int, int],
+    tricks: tuple[int, int],
+    declaring_team: int,
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """:func:`play_out` with random cards from a trick boundary, R5.5 inlined.
+
+    Each card is ``cards[draw() * len(cards) >> 32]`` of the legal cards in ascending order
+    (``draw`` gives 32-bit random ints), exactly as the general loop picks them; a forced card
+    takes no draw.
+    """
+    table = contract.card_points(old_undenufe=ruleset.old_undenufe)
+    win_keys = contract.win_keys
+    taken = [points[0], points[1]]
+    won = [tricks[0], tricks[1]]
+    if contract.trump_mask:
+        strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
+        leader = _trump_tricks(held, contract, leader, draw, table, strict, taken, won)
+    else:
+        leader = _plain_tricks(held, win_keys, leader, draw, table, taken, won)
+    # The last trick: every card is forced.
+    card = held[leader].bit_length() - 1
+    keys = win_keys[card // 9]
+    top = keys[card]
+    winner = leader
+    trick_points = table[card] + 5
+    for step in (1, 2, 3):
+        seat = (leader + step) & 3
+        card = held[seat].bit_length() - 1
+        if keys[card] > top:
+            top, winner = keys[card], seat
+        trick_points += table[card]
+    taken[winner & 1] += trick_points
+    won[winner & 1] += 1
+    if contract.kind is ContractKind.MISERE:
+        taken.reverse()
+    elif 9 in won:
+        team = won.index(9)
+        taken[team] += match_bonus(team == declaring_team, ruleset)
+    return (taken[0], taken[1]), (won[0], won[1])
+
+
+def _plain_tricks(
+    held: list[int],
+    win_keys: tuple[tuple[int, ...], ...],
+    leader: int,
+    draw: Callable[[], int],
+    table: tuple[int, ...],
+    taken: list[int],
+    won: list[int],
+) -> int:
+    """All tricks but the last without trumps; return the last trick's leader."""
+    low, middle, high, suit_of, bits, one_suit = _LOW, _MIDDLE, _HIGH, _SUIT_OF, _BITS, _ONE_SUIT
+    for _ in range(8 - won[0] - won[1]):
+        hand = held[leader]
+        cards = low[hand & 0xFFF] + middle[(hand >> 12) & 0xFFF] + high[hand >> 24]
+        card = cards[draw() * len(cards) >> 32]
+        held[leader] = hand ^ bits[card]
+        led = suit_of[card]
+        keys = win_keys[card // 9]
+        top = keys[card]
+        winner = seat = leader
+        trick_points = table[card]
+        for _ in (1, 2, 3):
+            seat = (seat + 1) & 3
+            hand = held[seat]
+            legal = hand & led or hand
+            if legal & (legal - 1):
+                cards = one_suit.get(legal) or (
+                    low[legal & 0xFFF] + middle[(legal >> 12) & 0xFFF] + high[legal >> 24]
+                )
+                card = cards[draw() * len(cards) >> 32]
+            else:
+                card = legal.bit_length() - 1
+            held[seat] = hand ^ bits[card]
+            if keys[card] > top:
+                top, winner = keys[card], seat
+            trick_points += table[card]
+        leader = winner
+        taken[winner & 1] += trick_points
+        won[winner & 1] += 1
+    return leader
+
+
+def _trump_tricks(
+    held: list[int],
+    contract: Contract,
+    leader: int,
+    draw: Callable[[], int],
+    table: tuple[int, ...],
+    strict: bool,
+    taken: list[int],
+    won: list[int],
+) -> int:
+    """All tricks but the last with a trump suit; return the last trick's leader."""
+    low, middle, high, suit_of, bits, one_suit = _LOW, _MIDDLE, _HIGH, _SUIT_OF, _BITS, _ONE_SUIT
+    win_keys, above, trumps = contract.win_keys, contract.above, contract.trump_mask
+    plain, lone_buur = ~trumps, contract.buur
+    for _ in range(8 - won[0] - won[1]):
+        hand = held[leader]
+        cards = low[hand & 0xFFF] + middle[(hand >> 12) & 0xFFF] + high[hand >> 24]
+        card = cards[draw() * len(cards) >> 32]
+        held[leader] = hand ^ bits[card]
+        led = suit_of[card]
+        keys = win_keys[card // 9]
+        top = keys[card]
+        winner = seat = leader
+        trick_points = table[card]
+        over = above[card]  # the trumps that would beat the trick so far
+        for _ in (1, 2, 3):
+            seat = (seat + 1) & 3
+            hand = held[seat]
+            follow = hand & led
+            if led == trumps:
+                legal = hand if follow == lone_buur or not follow else follow
+            else:
+                beat = hand & trumps & over
+                if follow:
+                    legal = follow | beat
+                elif not hand & plain:
+                    legal = beat if strict and beat else hand
+                else:
+                    legal = (hand & plain) | beat
+            if legal & (legal - 1):
+                cards = one_suit.get(legal) or (
+                    low[legal & 0xFFF] + middle[(legal >> 12) & 0xFFF] + high[legal >> 24]
+                )
+                card = cards[draw() * len(cards) >> 32]
+            else:
+                card = legal.bit_length() - 1
+            held[seat] = hand ^ bits[card]
+            if keys[card] > top:  # only a new top card changes which trumps would beat it
+                top, winner, over = keys[card], seat, above[card]
+            trick_points += table[card]
+        leader = winner
+        taken[winner & 1] += trick_points
+        won[winner & 1] += 1
+    return leader
+
+
 def random_hand(
     contract: Contract, rng: random.Random, ruleset: RuleSet = SCHIEBER
 ) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -163,14 +322,16 @@ def random_hand(
     >>> sum(random_hand(Contract.trump(Suit.HEARTS), random.Random(5))[0]) >= 157
     True
     """
-    # 36 random 32-bit keys in one call, sorted in C: ties (probability below 10**-6) keep
-    # the natural order.
-    keys = _KEYS.unpack(rng.randbytes(144))
-    deck = sorted(_DECK, key=keys.__getitem__)
-    hands = [
-        sum(map(_BITS.__getitem__, deck[0:9])),
-        sum(map(_BITS.__getitem__, deck[9:18])),
-        sum(map(_BITS.__getitem__, deck[18:27])),
-        sum(map(_BITS.__getitem__, deck[27:36])),
-    ]
-    return play_out(hands, contract, 0, rng=rng, ruleset=ruleset)
+    numbers = _DEAL_AND_DRAWS.unpack(rng.randbytes(288))
+    # The deck sorted by 36 random keys (a tie, with probability below 10**-6, keeps the
+    # natural order).
+    deck = sorted(_DECK, key=numbers.__getitem__)
+    bit = _BITS.__getitem__
+    first, second, third = (
+        sum(map(bit, deck[0:9])),
+        sum(map(bit, deck[9:18])),
+        sum(map(bit, deck[18:27])),
+    )
+    hands = [first, second, third, _ALL ^ first ^ second ^ third]
+    draw = iter(numbers[36:]).__next__
+    return _random_out(hands, contract, 0, draw, ruleset, (0, 0), (0, 0), 0)
