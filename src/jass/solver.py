@@ -5,13 +5,17 @@ by both sides, and a card that makes it. The value counts card points, the last 
 the match bonus (a match of the side to move counts for it, one of the opponents against it);
 Weis and Stöck are fixed before the play and left out.
 
-The search works on the difference between the two sides' points, with null-window
-("can the side make at least d?") alpha-beta searches driven by bisection on d, on plain ints
-with make/unmake. It keeps a transposition table at trick boundaries (the cards left, the
-leader and which side can still make a match) with lower and upper bounds, plays a trick as one
-level of loops, merges equivalent cards (adjacent in rank among the cards left, same points,
-same hand), and orders moves by the table's best card, then by strength. With a node or time
-budget it returns proven bounds and the best card found so far when it cannot finish.
+The search works on the difference between the two sides' points, on plain ints with
+make/unmake. Null-window searches ("can the side make at least d?") return fail-soft bounds
+and are driven by bisection on d. The recursion has one level a trick: the four cards of a
+trick are four nested loops, which keeps the Python stack shallow. A transposition table at
+trick boundaries (keyed by the cards left, the leader and which team can still make a match)
+keeps lower and upper bounds, the leads in the order to try (the one that last worked first)
+and each hand's equivalent cards merged (adjacent in rank among the cards left, same points,
+same hand). The last two tricks are solved exactly once and remembered. Deep positions also
+remember, for each start of their trick, the card that settled it last time. Move lists come
+from tables that solvers of the same contract share. With a node or time budget it returns
+proven bounds and the best card found so far when it cannot finish.
 
 >>> import jass
 >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
@@ -55,6 +59,9 @@ _IN_SUIT: Final = tuple(
     tuple(tuple(9 * suit + r for r in range(9) if pattern >> r & 1) for pattern in range(512))
     for suit in range(4)
 )
+#: Positions with at least this many tricks left remember, for each start of their trick, the
+#: card that settled it (a refutation or a success), and try it first next time.
+_KILLERS: Final = 4
 #: Entries kept in each cache of move lists before it starts over.
 _CACHE_LIMIT: Final = 1_000_000
 #: Beyond any value.
@@ -77,8 +84,8 @@ class Solution:
         best: a card for the player to move that achieves the value (the best found so far
             when not exact).
         exact: whether the search finished.
-        nodes: positions searched.
-        table_size: entries in the transposition table at the end.
+        nodes: positions searched at trick boundaries (each a loop over a whole trick).
+        table_size: entries in the transposition table at the end (about 200 bytes each).
 
     >>> Solution(10, -137, -137, -137, Card.parse("6S"), True, 1, 0).exact
     True
@@ -129,6 +136,9 @@ def _tables(contract: Contract, old_undenufe: bool, strict: bool) -> _Tables:  #
 
 class Solver:
     """A reusable solver for one contract and rule set (its table is kept between solves).
+
+    ``table_limit`` caps the transposition table (and the table of two-trick values): when it
+    is full it starts over, so memory stays near ``table_limit`` x 200 bytes.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
@@ -187,7 +197,9 @@ class Solver:
         """Solve the position: ``hands`` held (int masks), ``leader`` of the current ``trick``.
 
         ``tricks`` are the tricks each team took so far (for the match);
-        ``declaring_team`` matters for counter-match rules.
+        ``declaring_team`` matters for counter-match rules. ``node_limit`` counts positions at
+        trick boundaries (:attr:`Solution.nodes`); ``time_limit`` is in seconds. When either
+        runs out the solution has ``exact=False`` and proven bounds.
 
         >>> import jass
         >>> hands = [jass.CardSet.parse(h) for h in ("AS", "KS", "6H", "7H")]
@@ -596,7 +608,7 @@ class Solver:
             leads = self._leads.get(r0)
             if leads is None:
                 leads = self._leads[r0] = self._lead_order(r0)
-            entry = [lower, upper, leads, *rest_reps]
+            entry = [lower, upper, leads, *rest_reps, {} if h0.bit_count() >= _KILLERS else None]
             if len(self._tt) >= self.table_limit:
                 self._tt.clear()  # memory cap: start over rather than grow
                 self._exact.clear()
@@ -608,7 +620,7 @@ class Solver:
             upper = entry[1]
             if upper < target:
                 return upper
-        _lower, _upper, leads, r1, r2, r3 = entry
+        _lower, _upper, leads, r1, r2, r3, killers = entry
         moves = self._follows
         order = self._follow_order
         keys_of = self._keys
@@ -629,6 +641,10 @@ class Solver:
             moves1 = moves.get(key1)
             if moves1 is None:
                 moves1 = moves[key1] = order(r1, c0, c0, partner=False)
+            if killers is not None:
+                kill = killers.get(c0)
+                if kill is not None and kill != moves1[0] and kill in moves1:
+                    moves1 = (kill, *[c for c in moves1 if c != kill])
             worst1 = _INFINITY
             for c1 in moves1:
                 hands[s1] = h1 ^ (1 << c1)
@@ -643,6 +659,10 @@ class Solver:
                 moves2 = moves.get(key2)
                 if moves2 is None:
                     moves2 = moves[key2] = order(r2, c0, top1, partner=win1 == 0)
+                if killers is not None:
+                    kill = killers.get(100 + c0 * 36 + c1)
+                    if kill is not None and kill != moves2[0] and kill in moves2:
+                        moves2 = (kill, *[c for c in moves2 if c != kill])
                 best2 = -_INFINITY
                 for c2 in moves2:
                     hands[s2] = h2 ^ (1 << c2)
@@ -657,6 +677,10 @@ class Solver:
                     moves3 = moves.get(key3)
                     if moves3 is None:
                         moves3 = moves[key3] = order(r3, c0, top2, partner=win2 == 1)
+                    if killers is not None:
+                        kill = killers.get(2000 + (c0 * 36 + c1) * 36 + c2)
+                        if kill is not None and kill != moves3[0] and kill in moves3:
+                            moves3 = (kill, *[c for c in moves3 if c != kill])
                     worst3 = _INFINITY
                     for c3 in moves3:
                         winner = s3 if keys[c3] > topk2 else (leader + win2) & 3
@@ -682,6 +706,8 @@ class Solver:
                                 key = after << 4 | winner << 2 | chances
                                 value = exact.get(key)
                                 if value is None:
+                                    if len(exact) >= self.table_limit:
+                                        exact.clear()  # the same memory cap
                                     value = exact[key] = self._two(hands, winner, chances, rest)
                             else:
                                 value = search(hands, winner, need, chances, after, rest)
@@ -689,16 +715,22 @@ class Solver:
                         if value < worst3:
                             worst3 = value
                             if value < target:
+                                if killers is not None:
+                                    killers[2000 + (c0 * 36 + c1) * 36 + c2] = c3
                                 break
                     hands[s3] = h3
                     if worst3 > best2:
                         best2 = worst3
                         if worst3 >= target:
+                            if killers is not None:
+                                killers[100 + c0 * 36 + c1] = c2
                             break
                 hands[s2] = h2
                 if best2 < worst1:
                     worst1 = best2
                     if best2 < target:
+                        if killers is not None:
+                            killers[c0] = c1
                         break
             hands[s1] = h1
             if worst1 > best0:
