@@ -689,3 +689,30 @@ def test_a_reused_solver_minimal_case() -> None:
     after = [*hands[:3], CardSet.parse("8H")]
     assert Solver(OBENABE).solve(after, 3, [Card.parse("QD")], (2, 5)).difference == 24
     assert solver.solve(after, 3, [Card.parse("QD")], (2, 5)).difference == 24
+
+
+def test_a_reused_solver_answers_like_a_fresh_one_across_deals() -> None:
+    """The tables are keyed by the cards left: when the same cards lie in other hands (another
+    deal), a reused solver must not take the old values for them."""
+    problems: list[str] = []
+    for seed in range(30):
+        contract = Contract.standard()[seed % 6]
+        game = endgame(4000 + seed, contract, VARIANTS["SAME_AS_MATCH"], 20)
+        assert game.trick_leader is not None
+        hands = [int(h) for h in game.hands]
+        swapped = [hands[1], hands[0], hands[3], hands[2]]  # the same cards, other owners
+        other = endgame(5000 + seed, contract, VARIANTS["SAME_AS_MATCH"], 20)
+        leader = int(game.trick_leader)
+        positions = [
+            (hands, leader, game.tricks_won),
+            (swapped, leader, game.tricks_won),
+            ([int(h) for h in other.hands], int(other.trick_leader or 0), other.tricks_won),
+            (hands, leader, game.tricks_won),
+        ]
+        reused = Solver(contract, VARIANTS["SAME_AS_MATCH"])
+        for position, first, tricks in positions:
+            again = reused.solve(position, first, (), tricks)
+            fresh = Solver(contract, VARIANTS["SAME_AS_MATCH"]).solve(position, first, (), tricks)
+            if (again.difference, again.best) != (fresh.difference, fresh.best):
+                problems.append(f"seed {seed}: reused {again}, fresh {fresh}")
+    assert problems == []

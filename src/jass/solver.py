@@ -178,6 +178,7 @@ class Solver:
         # Exact values of the last two tricks (same key), which every probe reuses.
         self._exact: dict[int, int] = {}
         self._bonus = (0, 0)  # each team's match bonus
+        self._owners = [0, 0, 0, 0]  # the cards each seat held in the solves the tables hold
         self._most = 0  # the larger of the two
         self.nodes = 0
         self._limit = 0
@@ -234,11 +235,21 @@ class Solver:
             if self._sign > 0
             else (0, 0)
         )
-        if bonus != self._bonus:
-            self._tt.clear()  # the table's values count these bonuses
+        # The tables are keyed by the cards left, which tell who holds what only while every
+        # card stays with the seat that held it in earlier solves: another deal, or other
+        # bonuses, need fresh tables.
+        owners = self._owners
+        moved = any(
+            held[seat] & ~owners[seat] & (owners[seat ^ 1] | owners[seat ^ 2] | owners[seat ^ 3])
+            for seat in range(4)
+        )
+        if bonus != self._bonus or moved:
+            self._tt.clear()
             self._exact.clear()
             self._bonus = bonus
             self._most = max(bonus)
+            owners = [0, 0, 0, 0]
+        self._owners = [owners[seat] | held[seat] for seat in range(4)]
         own, theirs = bonus[side], bonus[side ^ 1]
         left = self._left_points(seen) + 5
         lo, hi = -(left + theirs), left + own
