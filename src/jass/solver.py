@@ -12,8 +12,7 @@ trick are four nested loops, which keeps the Python stack shallow. A transpositi
 trick boundaries (keyed by the cards left, the leader and which team can still make a match)
 keeps lower and upper bounds, the leads in the order to try (the one that last worked first)
 and each hand's equivalent cards merged (adjacent in rank among the cards left, same points,
-same hand). The last two tricks are solved exactly once and remembered. Deep positions also
-remember, for each start of their trick, the card that settled it last time. Move lists come
+same hand). The last two tricks are solved exactly once and remembered. Move lists come
 from tables that solvers of the same contract share. With a node or time budget it returns
 proven bounds and the best card found so far when it cannot finish.
 
@@ -59,9 +58,6 @@ _IN_SUIT: Final = tuple(
     tuple(tuple(9 * suit + r for r in range(9) if pattern >> r & 1) for pattern in range(512))
     for suit in range(4)
 )
-#: Positions with at least this many tricks left remember, for each start of their trick, the
-#: card that settled it (a refutation or a success), and try it first next time.
-_KILLERS: Final = 4
 #: Entries kept in each cache of move lists before it starts over.
 _CACHE_LIMIT: Final = 1_000_000
 #: Beyond any value.
@@ -619,7 +615,7 @@ class Solver:
             leads = self._leads.get(r0)
             if leads is None:
                 leads = self._leads[r0] = self._lead_order(r0)
-            entry = [lower, upper, leads, *rest_reps, {} if h0.bit_count() >= _KILLERS else None]
+            entry = [lower, upper, leads, *rest_reps]
             if len(self._tt) >= self.table_limit:
                 self._tt.clear()  # memory cap: start over rather than grow
                 self._exact.clear()
@@ -631,7 +627,7 @@ class Solver:
             upper = entry[1]
             if upper < target:
                 return upper
-        _lower, _upper, leads, r1, r2, r3, killers = entry
+        _lower, _upper, leads, r1, r2, r3 = entry
         moves = self._follows
         order = self._follow_order
         keys_of = self._keys
@@ -652,10 +648,6 @@ class Solver:
             moves1 = moves.get(key1)
             if moves1 is None:
                 moves1 = moves[key1] = order(r1, c0, c0, partner=False)
-            if killers is not None:
-                kill = killers.get(c0)
-                if kill is not None and kill != moves1[0] and kill in moves1:
-                    moves1 = (kill, *[c for c in moves1 if c != kill])
             worst1 = _INFINITY
             for c1 in moves1:
                 hands[s1] = h1 ^ (1 << c1)
@@ -670,10 +662,6 @@ class Solver:
                 moves2 = moves.get(key2)
                 if moves2 is None:
                     moves2 = moves[key2] = order(r2, c0, top1, partner=win1 == 0)
-                if killers is not None:
-                    kill = killers.get(100 + c0 * 36 + c1)
-                    if kill is not None and kill != moves2[0] and kill in moves2:
-                        moves2 = (kill, *[c for c in moves2 if c != kill])
                 best2 = -_INFINITY
                 for c2 in moves2:
                     hands[s2] = h2 ^ (1 << c2)
@@ -688,10 +676,6 @@ class Solver:
                     moves3 = moves.get(key3)
                     if moves3 is None:
                         moves3 = moves[key3] = order(r3, c0, top2, partner=win2 == 1)
-                    if killers is not None:
-                        kill = killers.get(2000 + (c0 * 36 + c1) * 36 + c2)
-                        if kill is not None and kill != moves3[0] and kill in moves3:
-                            moves3 = (kill, *[c for c in moves3 if c != kill])
                     worst3 = _INFINITY
                     for c3 in moves3:
                         winner = s3 if keys[c3] > topk2 else (leader + win2) & 3
@@ -726,22 +710,16 @@ class Solver:
                         if value < worst3:
                             worst3 = value
                             if value < target:
-                                if killers is not None:
-                                    killers[2000 + (c0 * 36 + c1) * 36 + c2] = c3
                                 break
                     hands[s3] = h3
                     if worst3 > best2:
                         best2 = worst3
                         if worst3 >= target:
-                            if killers is not None:
-                                killers[100 + c0 * 36 + c1] = c2
                             break
                 hands[s2] = h2
                 if best2 < worst1:
                     worst1 = best2
                     if best2 < target:
-                        if killers is not None:
-                            killers[c0] = c1
                         break
             hands[s1] = h1
             if worst1 > best0:
