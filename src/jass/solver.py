@@ -634,6 +634,7 @@ class Solver:
         search = self._trick
         exact = self._exact
         two_left = h0.bit_count() == 3
+        left5 = left + 5
         most = self._most
         best0 = -_INFINITY
         chosen = -1
@@ -677,11 +678,17 @@ class Solver:
                     if moves3 is None:
                         moves3 = moves[key3] = order(r3, c0, top2, partner=win2 == 1)
                     worst3 = _INFINITY
+                    held = win2 & 1 == 0  # does the leader's team hold the trick so far?
+                    holder = (leader + win2) & 3
+                    base = remaining ^ (1 << c0 | 1 << c1 | 1 << c2)
                     for c3 in moves3:
-                        winner = s3 if keys[c3] > topk2 else (leader + win2) & 3
                         points = p2 + table[c3]
-                        rest = left - points
-                        if winner & 1 == team:
+                        rest = left5 - points  # all that is left to take, the last 5 too
+                        if keys[c3] > topk2:
+                            winner, same = s3, False
+                        else:
+                            winner, same = holder, held
+                        if same:
                             gain = sign * points
                             need = target - gain
                         else:
@@ -689,12 +696,12 @@ class Solver:
                             # probe the mirror of our target.
                             gain = -sign * points
                             need = gain - target + 1
-                        if need <= -rest - 5:
-                            value = -rest - 5
-                        elif need > rest + 5 + most:
-                            value = rest + 5 + most
+                        if need <= -rest:
+                            value = -rest
+                        elif need > rest + most:
+                            value = rest + most
                         else:
-                            after = remaining ^ (1 << c0 | 1 << c1 | 1 << c2 | 1 << c3)
+                            after = base ^ (1 << c3)
                             chances = match & (1 << (winner & 1))
                             hands[s3] = h3 ^ (1 << c3)
                             if two_left:
@@ -703,10 +710,10 @@ class Solver:
                                 if value is None:
                                     if len(exact) >= self.table_limit:
                                         exact.clear()  # the same memory cap
-                                    value = exact[key] = self._two(hands, winner, chances, rest)
+                                    value = exact[key] = self._two(hands, winner, chances, rest - 5)
                             else:
-                                value = search(hands, winner, need, chances, after, rest)
-                        value = gain + value if winner & 1 == team else gain - value
+                                value = search(hands, winner, need, chances, after, rest - 5)
+                        value = gain + value if same else gain - value
                         if value < worst3:
                             worst3 = value
                             if value < target:
