@@ -59,7 +59,7 @@ class MonteCarloBot:
         *,
         samples: int | None = None,
         time_limit: float | None = 1.0,
-        solve_tricks: int = 3,
+        solve_tricks: int = 4,
     ) -> None:
         self.samples = samples
         self.time_limit = time_limit
