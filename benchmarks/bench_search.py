@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     print(bench_fast(args.seconds))
     print(bench_solver(5, args.deals, None))
     print(bench_solver(7, args.deals, None))
-    print(bench_solver(9, args.full_deals, args.full_seconds))
+    if args.full_deals:
+        print(bench_solver(9, args.full_deals, args.full_seconds))
     print(bench_monte_carlo(args.decisions, 8))
     print(bench_monte_carlo(args.decisions, None))
     return 0

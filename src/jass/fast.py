@@ -35,6 +35,7 @@ _DRAWS: Final = struct.Struct(">36I")
 _DEAL_AND_DRAWS: Final = struct.Struct(">72I")
 _BITS: Final = tuple(1 << card for card in range(36))
 _ALL: Final = (1 << 36) - 1
+_FOLLOWERS: Final = tuple(((lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3) for lead in range(4))
 # The cards (plain ints, ascending) of each 12-bit third of a mask.
 _THIRDS: Final = tuple(
     tuple(
@@ -233,10 +234,9 @@ def _plain_tricks(
         led = suit_of[card]
         keys = win_keys[card // 9]
         top = keys[card]
-        winner = seat = leader
+        winner = leader
         trick_points = table[card]
-        for _ in (1, 2, 3):
-            seat = (seat + 1) & 3
+        for seat in _FOLLOWERS[leader]:
             hand = held[seat]
             legal = hand & led or hand
             if legal & (legal - 1):
@@ -278,11 +278,10 @@ def _trump_tricks(
         led = suit_of[card]
         keys = win_keys[card // 9]
         top = keys[card]
-        winner = seat = leader
+        winner = leader
         trick_points = table[card]
         over = above[card]  # the trumps that would beat the trick so far
-        for _ in (1, 2, 3):
-            seat = (seat + 1) & 3
+        for seat in _FOLLOWERS[leader]:
             hand = held[seat]
             follow = hand & led
             if led == trumps:
