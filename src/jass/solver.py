@@ -53,15 +53,25 @@ _CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
     **{1 << a: (a,) for a in range(36)},
     **{1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)},
 }
+#: Entries kept in each cache of move lists before it starts over.
+_CACHE_LIMIT: Final = 1_000_000
+#: Beyond any value.
+_INFINITY: Final = 10_000
 #: The cards (plain ints) of each 9-bit pattern of each suit.
 _IN_SUIT: Final = tuple(
     tuple(tuple(9 * suit + r for r in range(9) if pattern >> r & 1) for pattern in range(512))
     for suit in range(4)
 )
-#: Entries kept in each cache of move lists before it starts over.
-_CACHE_LIMIT: Final = 1_000_000
-#: Beyond any value.
-_INFINITY: Final = 10_000
+
+
+def _cards_of(mask: int) -> tuple[int, ...]:
+    """The cards of a mask, ascending."""
+    return (
+        _IN_SUIT[0][mask & 0x1FF]
+        + _IN_SUIT[1][(mask >> 9) & 0x1FF]
+        + _IN_SUIT[2][(mask >> 18) & 0x1FF]
+        + _IN_SUIT[3][mask >> 27]
+    )
 
 
 class _Budget(Exception):  # noqa: N818  (internal control flow, never escapes)
@@ -174,8 +184,8 @@ class Solver:
         # Exact values of the last two tricks (same key), which every probe reuses.
         self._exact: dict[int, int] = {}
         self._bonus = (0, 0)  # each team's match bonus
-        self._owners = [0, 0, 0, 0]  # the cards each seat held in the solves the tables hold
         self._most = 0  # the larger of the two
+        self._owners = [0, 0, 0, 0]  # the cards each seat held in the solves the tables hold
         self.nodes = 0
         self._limit = 0
         self._deadline = 0.0
@@ -236,8 +246,8 @@ class Solver:
         # bonuses, need fresh tables.
         owners = self._owners
         moved = any(
-            held[seat] & ~owners[seat] & (owners[seat ^ 1] | owners[seat ^ 2] | owners[seat ^ 3])
-            for seat in range(4)
+            held[who] & ~owners[who] & (owners[who ^ 1] | owners[who ^ 2] | owners[who ^ 3])
+            for who in range(4)
         )
         if bonus != self._bonus or moved:
             self._tt.clear()
@@ -245,7 +255,7 @@ class Solver:
             self._bonus = bonus
             self._most = max(bonus)
             owners = [0, 0, 0, 0]
-        self._owners = [owners[seat] | held[seat] for seat in range(4)]
+        self._owners = [owners[who] | held[who] for who in range(4)]
         own, theirs = bonus[side], bonus[side ^ 1]
         left = self._left_points(seen) + 5
         lo, hi = -(left + theirs), left + own
@@ -418,13 +428,7 @@ class Solver:
         """Leads: strong cards and points first (this order searched the fewest positions)."""
         if len(self._leads) >= _CACHE_LIMIT:
             self._leads.clear()
-        cards = (
-            _IN_SUIT[0][reps & 0x1FF]
-            + _IN_SUIT[1][(reps >> 9) & 0x1FF]
-            + _IN_SUIT[2][(reps >> 18) & 0x1FF]
-            + _IN_SUIT[3][reps >> 27]
-        )
-        return tuple(sorted(cards, key=self._lead_rank.__getitem__))
+        return tuple(sorted(_cards_of(reps), key=self._lead_rank.__getitem__))
 
     def _follow_order(self, reps: int, led: int, top: int, *, partner: bool) -> tuple[int, ...]:
         """The legal cards among ``reps`` on a trick led by ``led`` and held by ``top``."""
@@ -441,13 +445,7 @@ class Solver:
         ranks = self._ranks.get(key & 0x1FF)
         if ranks is None:
             ranks = self._ranks[key & 0x1FF] = self._rank_table(led, top, partner=partner)
-        cards = (
-            _IN_SUIT[0][legal & 0x1FF]
-            + _IN_SUIT[1][(legal >> 9) & 0x1FF]
-            + _IN_SUIT[2][(legal >> 18) & 0x1FF]
-            + _IN_SUIT[3][legal >> 27]
-        )
-        found = self._sorted[key] = tuple(sorted(cards, key=ranks.__getitem__))
+        found = self._sorted[key] = tuple(sorted(_cards_of(legal), key=ranks.__getitem__))
         return found
 
     def _rank_table(self, led: int, top: int, *, partner: bool) -> tuple[int, ...]:
