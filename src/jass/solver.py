@@ -292,7 +292,7 @@ class Solver:
             exact = False
             held = [int(h) for h in hands]  # the search stopped in the middle of its moves
         if best is None:
-            best = self._root_moves(held, list(trick), seat)[0]
+            best = self._root_moves(held, list(trick), seat, match)[0]
         # The difference is what the side is credited minus what the opponents are (in Misère
         # each side is credited what the other takes); the two add up to ``left`` but for a match.
         if own and lo == left + own:
@@ -319,7 +319,7 @@ class Solver:
         seat = (leader + len(trick)) & 3
         mine = seat & 1 == side
         result = -_INFINITY if mine else _INFINITY
-        for card in self._root_moves(hands, trick, seat):
+        for card in self._root_moves(hands, trick, seat, match):
             hands[seat] ^= 1 << card
             trick.append(card)
             try:
@@ -368,7 +368,7 @@ class Solver:
         self, hands: list[int], trick: list[int], leader: int, target: int, match: int, side: int
     ) -> int | None:
         seat = (leader + len(trick)) & 3
-        for card in self._root_moves(hands, trick, seat):
+        for card in self._root_moves(hands, trick, seat, match):
             hands[seat] ^= 1 << card
             trick.append(card)
             try:
@@ -379,9 +379,15 @@ class Solver:
                 hands[seat] ^= 1 << card
         return None
 
-    def _root_moves(self, hands: list[int], trick: list[int], seat: int) -> tuple[int, ...]:
+    def _root_moves(
+        self, hands: list[int], trick: list[int], seat: int, match: int
+    ) -> tuple[int, ...]:
         """The mover's legal cards at the root, one per class of equivalent cards, in order."""
         remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        if not trick:  # the table knows which lead worked last: it is first in its list
+            entry = self._tt.get(remaining << 4 | seat << 2 | match)
+            if entry is not None:
+                return tuple(entry[2])
         for card in trick:
             remaining |= 1 << card
         reps = self._reps(hands[seat], remaining)
