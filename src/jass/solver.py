@@ -114,6 +114,14 @@ class _Tables:
         self.points = contract.card_points(old_undenufe=old_undenufe)
         self.power = tuple(contract.win_keys[card // 9][card] for card in range(36))
         self.lead_rank = tuple(-(self.points[c] + 2 * self.power[c]) for c in range(36))
+        # The cards that beat each card when it holds a trick (it is of the led suit or a
+        # trump): the higher ones of its suit, and every trump unless it is one.
+        trumps = contract.trump_mask
+        self.beats = tuple(
+            sum(1 << d for d in range(36) if d // 9 == c // 9 and self.power[d] > self.power[c])
+            | (0 if trumps >> c & 1 else trumps)
+            for c in range(36)
+        )
         # Each suit's cards from the strongest down, for merging equivalent cards.
         self.orders = tuple(
             tuple(9 * suit + rank for rank in contract.rank_order(Suit(suit))) for suit in range(4)
@@ -131,7 +139,6 @@ class _Tables:
         self.leads: dict[int, tuple[int, ...]] = {}
         self.follows: dict[int, tuple[int, ...]] = {}
         self.sorted: dict[int, tuple[int, ...]] = {}
-        self.ranks: dict[int, tuple[int, ...]] = {}
 
 
 @functools.cache
@@ -177,7 +184,8 @@ class Solver:
         self._leads = tables.leads
         self._follows = tables.follows
         self._sorted = tables.sorted
-        self._ranks = tables.ranks
+        self._power = tables.power
+        self._beats = tables.beats
         # At trick boundaries, keyed by cards left, leader and match chances: lower and upper
         # bounds for the leader's team, the best lead, and each seat's equivalence classes.
         self._tt: dict[int, list[Any]] = {}
@@ -441,28 +449,25 @@ class Solver:
         if len(self._follows) >= _CACHE_LIMIT:
             self._follows.clear()
         legal = legal_mask(reps, [led] if top == led else [led, top], self.contract, self._strict)
-        # Many hands have the same legal cards (often one suit): order those once.
-        key = legal << 9 | top << 3 | _SUIT_OF[led] << 1 | partner
+        # The order depends only on which legal cards beat the trick: many hands and tricks
+        # share one list.
+        beats = legal & self._beats[top]
+        key = (legal << 36 | beats) << 1 | partner
         found = self._sorted.get(key)
         if found is not None:
             return found
         if len(self._sorted) >= _CACHE_LIMIT:
             self._sorted.clear()
-        ranks = self._ranks.get(key & 0x1FF)
-        if ranks is None:
-            ranks = self._ranks[key & 0x1FF] = self._rank_table(led, top, partner=partner)
-        found = self._sorted[key] = tuple(sorted(_cards_of(legal), key=ranks.__getitem__))
-        return found
-
-    def _rank_table(self, led: int, top: int, *, partner: bool) -> tuple[int, ...]:
-        """Sort keys of every card for :meth:`_follow_order` (lower first)."""
         table = self._table
-        keys = self._keys[_SUIT_OF[led]]
-        best = keys[top]
-        if partner:  # the partner holds the trick: give it points
-            return tuple((100 if keys[c] > best else 0) - table[c] for c in range(36))
-        # Take it as cheaply as possible, or give away little.
-        return tuple(keys[c] if keys[c] > best else 100 + table[c] for c in range(36))
+        if partner:  # the partner holds the trick: give it points, without beating it
+            order = sorted(_cards_of(legal), key=lambda c: (beats >> c & 1, -table[c]))
+        else:  # take it as cheaply as possible, or give away little
+            power = self._power
+            order = sorted(
+                _cards_of(legal), key=lambda c: (0, power[c]) if beats >> c & 1 else (1, table[c])
+            )
+        found = self._sorted[key] = tuple(order)
+        return found
 
     def _two(self, hands: list[int], leader: int, match: int, left: int) -> int:
         """The exact value of the last two tricks for the leader's team (plain minimax)."""
