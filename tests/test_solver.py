@@ -716,3 +716,26 @@ def test_a_reused_solver_answers_like_a_fresh_one_across_deals() -> None:
             if (again.difference, again.best) != (fresh.difference, fresh.best):
                 problems.append(f"seed {seed}: reused {again}, fresh {fresh}")
     assert problems == []
+
+
+@pytest.mark.parametrize("table_limit", [1, 10, 200])
+def test_a_small_table_limit_keeps_the_table_small_and_the_answers_exact(table_limit: int) -> None:
+    """The memory cap: a full table starts over, which costs time but never changes a value."""
+    for seed in range(8):
+        contract = Contract.all()[seed % 7]
+        game = endgame(6000 + seed, contract, VARIANTS["DOUBLE_MATCH"], 24 - seed % 3)
+        hand = game.hand
+        assert hand is not None
+        assert game.trick_leader is not None
+        capped = Solver(contract, VARIANTS["DOUBLE_MATCH"], table_limit=table_limit).solve(
+            [int(h) for h in game.hands],
+            int(game.trick_leader),
+            game.trick,
+            game.tricks_won,
+            declaring_team=int(hand.declaring_team),
+        )
+        free = solve(game)
+        assert capped.exact
+        assert capped.table_size <= table_limit
+        assert (capped.difference, capped.points) == (free.difference, free.points)
+        assert capped.best in game.legal_moves()

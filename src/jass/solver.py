@@ -91,7 +91,8 @@ class Solution:
             when not exact).
         exact: whether the search finished.
         nodes: positions searched at trick boundaries (each a loop over a whole trick).
-        table_size: entries in the transposition table at the end (about 200 bytes each).
+        table_size: entries in the transposition table at the end (about 400 bytes each, with
+            the two-trick values).
 
     >>> Solution(10, -137, -137, -137, Card.parse("6S"), True, 1, 0).exact
     True
@@ -151,7 +152,8 @@ class Solver:
     """A reusable solver for one contract and rule set (its table is kept between solves).
 
     ``table_limit`` caps the transposition table (and the table of two-trick values): when it
-    is full it starts over, so memory stays near ``table_limit`` x 200 bytes.
+    is full it starts over, so memory stays below about ``table_limit`` x 400 bytes (1.6 GB
+    for the default; a search of seven tricks or fewer needs far less).
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
