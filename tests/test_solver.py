@@ -18,6 +18,8 @@ Weis and Stöck are off throughout: the solver values card play only.
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -739,3 +741,41 @@ def test_a_small_table_limit_keeps_the_table_small_and_the_answers_exact(table_l
         assert capped.table_size <= table_limit
         assert (capped.difference, capped.points) == (free.difference, free.points)
         assert capped.best in game.legal_moves()
+
+
+def test_long_solves_run_on_a_fresh_stack_and_stop_on_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From six cards a hand the search runs in a thread of its own; an interrupt while the
+    caller waits stops it at its next position and reaches the caller."""
+    game = endgame(7000, HEARTS, VARIANTS["SAME_AS_MATCH"], 36)
+    assert game.trick_leader is not None
+    names: list[str] = []
+    real_join = threading.Thread.join
+    calls = 0
+
+    def interrupted_join(thread: threading.Thread, timeout: float | None = None) -> None:
+        nonlocal calls
+        names.append(thread.name)
+        calls += 1
+        if calls == 1:
+            raise KeyboardInterrupt
+        real_join(thread, timeout)
+
+    monkeypatch.setattr(threading.Thread, "join", interrupted_join)
+    solver = Solver(HEARTS, VARIANTS["SAME_AS_MATCH"])
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve([int(h) for h in game.hands], int(game.trick_leader), (), (0, 0))
+    assert time.perf_counter() - started < 5  # a full hand, stopped at once
+    assert names == ["jass-solver", "jass-solver"]
+    monkeypatch.undo()
+    # The solver is still usable, and a short solve runs in the caller's thread.
+    small = endgame(7001, HEARTS, VARIANTS["SAME_AS_MATCH"], 12)
+    assert small.trick_leader is not None
+    before = threading.active_count()
+    result = Solver(HEARTS, VARIANTS["SAME_AS_MATCH"]).solve(
+        [int(h) for h in small.hands], int(small.trick_leader), small.trick, small.tricks_won
+    )
+    assert result.exact
+    assert threading.active_count() == before
