@@ -155,9 +155,11 @@ def _tables(contract: Contract, old_undenufe: bool, strict: bool) -> _Tables:  #
 class Solver:
     """A reusable solver for one contract and rule set (its table is kept between solves).
 
-    ``table_limit`` caps the transposition table (and the table of two-trick values): when it
-    is full it starts over, so memory stays below about ``table_limit`` x 400 bytes (1.6 GB
-    for the default; a search of seven tricks or fewer needs far less).
+    One solver answers one solve at a time: give each thread its own (solvers of a contract
+    share their move tables safely). ``table_limit`` caps the transposition table (and the
+    table of two-trick values): when it is full it starts over, so memory stays below about
+    ``table_limit`` x 400 bytes (1.6 GB for the default; a search of seven tricks or fewer
+    needs far less).
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
