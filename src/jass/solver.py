@@ -567,20 +567,31 @@ class Solver:
                         moves3 = moves[key3] = order(h3, c0, top2, partner=win2 == 1)
                     worst3 = 1000
                     alpha = best0 if best0 > best2 else best2
+                    # Unless the fourth card takes the trick, the last trick is led from the
+                    # hand that holds it now: its suit and three of its cards are known.
+                    lkeys = keys_of[_SUIT_OF[lasts[win2]]]
+                    held_high = lkeys[l0] if lkeys[l0] > lkeys[l2] else lkeys[l2]
+                    low1 = lkeys[l1]
+                    ours = win2 & 1 == 0  # positions 0 and 2 are the leader's team
                     for c3 in moves3:
-                        win = 3 if keys[c3] > topk2 else win2
                         first = p2 + table[c3]
-                        # The last trick: every card is forced, led by the first's winner.
-                        l3 = (h3 ^ (1 << c3)).bit_length() - 1
-                        lkeys = keys_of[_SUIT_OF[l3 if win == 3 else lasts[win]]]
-                        ours = win & 1 == 0  # positions 0 and 2 are the leader's team
-                        value = sign * (first if ours else -first)
                         second = left + 5 - first
-                        ka, kb, kc, kd = lkeys[l0], lkeys[l1], lkeys[l2], lkeys[l3]
-                        if (ka if ka > kc else kc) > (kb if kb > kd else kd):
-                            value += sign * second + (bonus if ours else 0)
+                        l3 = (h3 ^ (1 << c3)).bit_length() - 1
+                        if keys[c3] > topk2:  # the fourth card takes it and leads the last
+                            value = -sign * first
+                            k3 = keys_of[_SUIT_OF[l3]]
+                            ka, kb, kc = k3[l0], k3[l1], k3[l2]
+                            if (ka if ka > kc else kc) > (kb if kb > k3[l3] else k3[l3]):
+                                value += sign * second
+                            else:
+                                value -= sign * second + against
                         else:
-                            value -= sign * second + (0 if ours else against)
+                            value = sign * (first if ours else -first)
+                            kd = lkeys[l3]
+                            if held_high > (low1 if low1 > kd else kd):
+                                value += sign * second + (bonus if ours else 0)
+                            else:
+                                value -= sign * second + (0 if ours else against)
                         if value < worst3:
                             worst3 = value
                             if worst3 <= alpha:
