@@ -527,11 +527,17 @@ class Solver:
         sign = self._sign
         bonus = self._bonus[team] if match >> team & 1 else 0
         against = self._bonus[team ^ 1] if match >> (team ^ 1) & 1 else 0
+        total = left + 5
+        # Two cards a hand: the one kept is the pair's sum less the one played.
+        pair0 = sum(_CARDS_OF[h0])
+        pair1 = sum(_CARDS_OF[h1])
+        pair2 = sum(_CARDS_OF[h2])
+        pair3 = sum(_CARDS_OF[h3])
         best0 = -1000
         for c0 in _CARDS_OF[h0]:
             keys = keys_of[_SUIT_OF[c0]]
             k0 = keys[c0]
-            l0 = (h0 ^ (1 << c0)).bit_length() - 1
+            l0 = pair0 - c0
             p0 = table[c0]
             led = _SUIT_OF[c0] << 1
             key1 = h1 << 9 | c0 << 3 | led
@@ -545,7 +551,7 @@ class Solver:
                     top1, topk1, win1 = c1, k1, 1
                 else:
                     top1, topk1, win1 = c0, k0, 0
-                l1 = (h1 ^ (1 << c1)).bit_length() - 1
+                l1 = pair1 - c1
                 p1 = p0 + table[c1]
                 key2 = h2 << 9 | top1 << 3 | led | (win1 ^ 1)
                 moves2 = moves.get(key2)
@@ -558,9 +564,8 @@ class Solver:
                         top2, topk2, win2 = c2, k2, 2
                     else:
                         top2, topk2, win2 = top1, topk1, win1
-                    l2 = (h2 ^ (1 << c2)).bit_length() - 1
+                    l2 = pair2 - c2
                     p2 = p1 + table[c2]
-                    lasts = (l0, l1, l2)
                     key3 = h3 << 9 | top2 << 3 | led | (1 if win2 == 1 else 0)
                     moves3 = moves.get(key3)
                     if moves3 is None:
@@ -569,14 +574,14 @@ class Solver:
                     alpha = best0 if best0 > best2 else best2
                     # Unless the fourth card takes the trick, the last trick is led from the
                     # hand that holds it now: its suit and three of its cards are known.
-                    lkeys = keys_of[_SUIT_OF[lasts[win2]]]
+                    lkeys = keys_of[_SUIT_OF[l2 if win2 == 2 else (l1 if win2 else l0)]]
                     held_high = lkeys[l0] if lkeys[l0] > lkeys[l2] else lkeys[l2]
                     low1 = lkeys[l1]
                     ours = win2 & 1 == 0  # positions 0 and 2 are the leader's team
                     for c3 in moves3:
                         first = p2 + table[c3]
-                        second = left + 5 - first
-                        l3 = (h3 ^ (1 << c3)).bit_length() - 1
+                        second = total - first
+                        l3 = pair3 - c3
                         if keys[c3] > topk2:  # the fourth card takes it and leads the last
                             value = -sign * first
                             k3 = keys_of[_SUIT_OF[l3]]
