@@ -774,15 +774,16 @@ class Solver:
                         else:
                             after = base ^ (1 << c3)
                             chances = match & (1 << (winner & 1))
-                            hands[s3] = h3 ^ (1 << c3)
                             if two_left:
                                 key = after << 4 | winner << 2 | chances
                                 value = exact.get(key)
                                 if value is None:
                                     if len(exact) >= self.table_limit:
                                         exact.clear()  # the same memory cap
+                                    hands[s3] = h3 ^ (1 << c3)
                                     value = exact[key] = self._two(hands, winner, chances, rest - 5)
                             else:
+                                hands[s3] = h3 ^ (1 << c3)
                                 value = search(hands, winner, need, chances, after, rest - 5)
                         value = gain + value if same else gain - value
                         if value < worst3:
