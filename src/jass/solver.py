@@ -59,6 +59,8 @@ _CACHE_LIMIT: Final = 1_000_000
 #: From this many cards a hand, a solve runs on a fresh frame stack (a thread of its own).
 #: Shorter solves take too little time to pay for the thread.
 _FRESH_STACK_CARDS: Final = 6
+#: Each suit's bit offset in a mask, and its number as placed in a class-table key.
+_SHIFTS: Final = tuple((9 * suit, suit << 18) for suit in range(4))
 #: Beyond any value.
 _INFINITY: Final = 10_000
 #: The cards (plain ints) of each 9-bit pattern of each suit.
@@ -456,16 +458,15 @@ class Solver:
         """One card per class of equivalent cards of ``hand`` (runs among ``remaining``)."""
         classes = self._classes
         reps = 0
-        for suit in range(4):
-            shift = 9 * suit
+        for shift, suit in _SHIFTS:
             mine = (hand >> shift) & 0x1FF
             if mine:
-                key = suit << 18 | mine << 9 | ((remaining >> shift) & 0x1FF)
+                key = suit | mine << 9 | ((remaining >> shift) & 0x1FF)
                 found = classes.get(key)
                 if found is None:
                     if len(classes) >= _CACHE_LIMIT:
                         classes.clear()
-                    found = classes[key] = self._suit_classes(suit, mine, key & 0x1FF & ~mine)
+                    found = classes[key] = self._suit_classes(suit >> 18, mine, key & 0x1FF & ~mine)
                 reps |= found << shift
         return reps
 
