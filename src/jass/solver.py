@@ -54,6 +54,8 @@ _CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
     **{1 << a: (a,) for a in range(36)},
     **{1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)},
 }
+#: The sum of the two cards of each two-card mask.
+_PAIR_SUM: Final = {mask: sum(cards) for mask, cards in _CARDS_OF.items() if len(cards) == 2}
 #: Entries kept in each cache of move lists before it starts over.
 _CACHE_LIMIT: Final = 1_000_000
 #: From this many cards a hand, a solve runs on a fresh frame stack (a thread of its own).
@@ -530,10 +532,7 @@ class Solver:
         against = self._bonus[team ^ 1] if match >> (team ^ 1) & 1 else 0
         total = left + 5
         # Two cards a hand: the one kept is the pair's sum less the one played.
-        pair0 = sum(_CARDS_OF[h0])
-        pair1 = sum(_CARDS_OF[h1])
-        pair2 = sum(_CARDS_OF[h2])
-        pair3 = sum(_CARDS_OF[h3])
+        pair0, pair1, pair2, pair3 = _PAIR_SUM[h0], _PAIR_SUM[h1], _PAIR_SUM[h2], _PAIR_SUM[h3]
         best0 = -1000
         for c0 in _CARDS_OF[h0]:
             keys = keys_of[_SUIT_OF[c0]]
