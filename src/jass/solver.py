@@ -706,6 +706,7 @@ class Solver:
         exact = self._exact
         two_left = h0.bit_count() == 3
         left5 = left + 5
+        last_tag = s3 << 2 | (match & (1 << (s3 & 1)))
         most = self._most
         best0 = -_INFINITY
         chosen = -1
@@ -752,13 +753,15 @@ class Solver:
                     held = win2 & 1 == 0  # does the leader's team hold the trick so far?
                     holder = (leader + win2) & 3
                     base = remaining ^ (1 << c0 | 1 << c1 | 1 << c2)
+                    # The next leader and the match chances left, as in the table's keys.
+                    holder_tag = holder << 2 | (match & (1 << (holder & 1)))
                     for c3 in moves3:
                         points = p2 + table[c3]
                         rest = left5 - points  # all that is left to take, the last 5 too
                         if keys[c3] > topk2:
-                            winner, same = s3, False
+                            winner, same, tag = s3, False, last_tag
                         else:
-                            winner, same = holder, held
+                            winner, same, tag = holder, held, holder_tag
                         if same:
                             gain = sign * points
                             need = target - gain
@@ -773,9 +776,9 @@ class Solver:
                             value = rest + most
                         else:
                             after = base ^ (1 << c3)
-                            chances = match & (1 << (winner & 1))
+                            chances = tag & 3
                             if two_left:
-                                key = after << 4 | winner << 2 | chances
+                                key = after << 4 | tag
                                 value = exact.get(key)
                                 if value is None:
                                     if len(exact) >= self.table_limit:
