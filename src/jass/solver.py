@@ -642,34 +642,41 @@ class Solver:
             raise _Budget
         lower: int  # the table holds ints and tuples: typed here once
         upper: int
+        key = remaining << 4 | leader << 2 | match
+        entry = self._tt.get(key)
+        if entry is not None:  # most visits end here: before any other work
+            lower = entry[0]
+            if lower >= target:
+                return lower
+            upper = entry[1]
+            if upper < target:
+                return upper
         team = leader & 1
         s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
         h0, h1, h2, h3 = hands[leader], hands[s1], hands[s2], hands[s3]
         table = self._table
         sign = self._sign
-        if h0 & (h0 - 1) == 0:  # the last trick: every card is forced
-            c0, c1, c2, c3 = (
-                h0.bit_length() - 1,
-                h1.bit_length() - 1,
-                h2.bit_length() - 1,
-                h3.bit_length() - 1,
-            )
-            keys = self._keys[_SUIT_OF[c0]]
-            top, win = keys[c0], 0
-            if keys[c1] > top:
-                top, win = keys[c1], 1
-            if keys[c2] > top:
-                top, win = keys[c2], 2
-            if keys[c3] > top:
-                win = 3
-            winner = (leader + win) & 1
-            gain = sign * (left + 5)
-            if match >> winner & 1:
-                gain += self._bonus[winner]
-            return gain if winner == team else -gain
-        key = remaining << 4 | leader << 2 | match
-        entry = self._tt.get(key)
         if entry is None:
+            if h0 & (h0 - 1) == 0:  # the last trick: every card is forced
+                c0, c1, c2, c3 = (
+                    h0.bit_length() - 1,
+                    h1.bit_length() - 1,
+                    h2.bit_length() - 1,
+                    h3.bit_length() - 1,
+                )
+                keys = self._keys[_SUIT_OF[c0]]
+                top, win = keys[c0], 0
+                if keys[c1] > top:
+                    top, win = keys[c1], 1
+                if keys[c2] > top:
+                    top, win = keys[c2], 2
+                if keys[c3] > top:
+                    win = 3
+                winner = (leader + win) & 1
+                gain = sign * (left + 5)
+                if match >> winner & 1:
+                    gain += self._bonus[winner]
+                return gain if winner == team else -gain
             bonus = self._bonus
             upper = left + 5 + (bonus[team] if match >> team & 1 else 0)
             if target > upper:
@@ -691,13 +698,6 @@ class Solver:
                 self._tt.clear()  # memory cap: start over rather than grow
                 self._exact.clear()
             self._tt[key] = entry
-        else:
-            lower = entry[0]
-            if lower >= target:
-                return lower
-            upper = entry[1]
-            if upper < target:
-                return upper
         _lower, _upper, leads, r1, r2, r3 = entry
         moves = self._follows
         order = self._follow_order
