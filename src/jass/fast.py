@@ -188,11 +188,8 @@ def _random_out(
     win_keys = contract.win_keys
     taken = [points[0], points[1]]
     won = [tricks[0], tricks[1]]
-    if contract.trump_mask:
-        strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
-        leader = _trump_tricks(held, contract, leader, draw, table, strict, taken, won)
-    else:
-        leader = _plain_tricks(held, win_keys, leader, draw, table, taken, won)
+    strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
+    leader = _tricks(held, contract, leader, draw, table, strict, taken, won)
     # The last trick: every card is forced.
     card = held[leader].bit_length() - 1
     keys = win_keys[card // 9]
@@ -215,48 +212,7 @@ def _random_out(
     return (taken[0], taken[1]), (won[0], won[1])
 
 
-def _plain_tricks(
-    held: list[int],
-    win_keys: tuple[tuple[int, ...], ...],
-    leader: int,
-    draw: Callable[[], int],
-    table: tuple[int, ...],
-    taken: list[int],
-    won: list[int],
-) -> int:
-    """All tricks but the last without trumps; return the last trick's leader."""
-    low, middle, high, suit_of, bits, one_suit = _LOW, _MIDDLE, _HIGH, _SUIT_OF, _BITS, _ONE_SUIT
-    for _ in range(8 - won[0] - won[1]):
-        hand = held[leader]
-        cards = low[hand & 0xFFF] + middle[(hand >> 12) & 0xFFF] + high[hand >> 24]
-        card = cards[draw() * len(cards) >> 32]
-        held[leader] = hand ^ bits[card]
-        led = suit_of[card]
-        keys = win_keys[card // 9]
-        top = keys[card]
-        winner = leader
-        trick_points = table[card]
-        for seat in _FOLLOWERS[leader]:
-            hand = held[seat]
-            legal = hand & led or hand
-            if legal & (legal - 1):
-                cards = one_suit.get(legal) or (
-                    low[legal & 0xFFF] + middle[(legal >> 12) & 0xFFF] + high[legal >> 24]
-                )
-                card = cards[draw() * len(cards) >> 32]
-            else:
-                card = legal.bit_length() - 1
-            held[seat] = hand ^ bits[card]
-            if keys[card] > top:
-                top, winner = keys[card], seat
-            trick_points += table[card]
-        leader = winner
-        taken[winner & 1] += trick_points
-        won[winner & 1] += 1
-    return leader
-
-
-def _trump_tricks(
+def _tricks(
     held: list[int],
     contract: Contract,
     leader: int,
@@ -266,7 +222,7 @@ def _trump_tricks(
     taken: list[int],
     won: list[int],
 ) -> int:
-    """All tricks but the last with a trump suit; return the last trick's leader."""
+    """All tricks but the last at random; return the last trick's leader."""
     low, middle, high, suit_of, bits, one_suit = _LOW, _MIDDLE, _HIGH, _SUIT_OF, _BITS, _ONE_SUIT
     win_keys, above, trumps = contract.win_keys, contract.above, contract.trump_mask
     plain, lone_buur = ~trumps, contract.buur
@@ -284,7 +240,9 @@ def _trump_tricks(
         for seat in _FOLLOWERS[leader]:
             hand = held[seat]
             follow = hand & led
-            if led == trumps:
+            if not trumps:
+                legal = follow or hand
+            elif led == trumps:
                 legal = hand if follow == lone_buur or not follow else follow
             else:
                 beat = hand & trumps & over
@@ -299,7 +257,7 @@ def _trump_tricks(
                     low[legal & 0xFFF] + middle[(legal >> 12) & 0xFFF] + high[legal >> 24]
                 )
                 card = cards[draw() * len(cards) >> 32]
-            else:
+            else:  # a forced card takes no draw
                 card = legal.bit_length() - 1
             held[seat] = hand ^ bits[card]
             if keys[card] > top:  # only a new top card changes which trumps would beat it

@@ -49,13 +49,9 @@ if TYPE_CHECKING:
 __all__ = ["Solution", "Solver", "solve"]
 
 _SUIT_OF: Final = tuple(card // 9 for card in range(36))
-#: The cards of each mask of at most two cards (the last two tricks), ordered.
-_CARDS_OF: Final[dict[int, tuple[int, ...]]] = {
-    **{1 << a: (a,) for a in range(36)},
-    **{1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)},
-}
-#: The sum of the two cards of each two-card mask.
-_PAIR_SUM: Final = {mask: sum(cards) for mask, cards in _CARDS_OF.items() if len(cards) == 2}
+#: The two cards of each two-card mask (the last two tricks), ascending, and their sum.
+_PAIRS: Final = {1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)}
+_PAIR_SUM: Final = {mask: a + b for mask, (a, b) in _PAIRS.items()}
 #: Entries kept in each cache of move lists before it starts over.
 _CACHE_LIMIT: Final = 1_000_000
 #: From this many cards a hand, a solve runs on a fresh frame stack (a thread of its own).
@@ -534,7 +530,7 @@ class Solver:
         # Two cards a hand: the one kept is the pair's sum less the one played.
         pair0, pair1, pair2, pair3 = _PAIR_SUM[h0], _PAIR_SUM[h1], _PAIR_SUM[h2], _PAIR_SUM[h3]
         best0 = -1000
-        for c0 in _CARDS_OF[h0]:
+        for c0 in _PAIRS[h0]:
             keys = keys_of[_SUIT_OF[c0]]
             k0 = keys[c0]
             l0 = pair0 - c0
