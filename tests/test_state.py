@@ -529,7 +529,7 @@ def test_states_cannot_be_modified() -> None:
     with pytest.raises(AttributeError):
         game.phase = Phase.PLAY  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        game.extra = 1  # type: ignore[attr-defined]
+        game.extra = 1
 
 
 def test_states_pickle_and_keep_contract_singletons() -> None:

@@ -289,7 +289,7 @@ def test_manual_declarations_keep_the_weis_winner_in_every_sample() -> None:
     while game.tricks_won == (0, 0):
         seat = game.to_move
         assert seat is not None
-        if game.view(seat).may_declare:
+        if game.view(seat).can_declare_weis():
             game = game.declare_weis(find_weis(game.hands[seat], manual))
         game = game.play(min(game.legal_moves()))
     view = game.view(Seat(2))

@@ -208,7 +208,7 @@ def _human_action(game: Game, swiss: SuitPairing | None, color: bool) -> Action:
     print("Your hand (* = may be played): " + "  ".join(marked))
     while True:
         answer = _ask("Card (number or name, q to quit)? ")
-        if answer.lower() == "thank" and view.may_thank:
+        if answer.lower() == "thank" and view.can_thank():
             return Thank(view.team)
         try:
             if answer.isdigit() and not 1 <= int(answer) <= len(hand):

@@ -1,4 +1,7 @@
-"""The records of one hand: :class:`Phase`, :class:`Hand` and :class:`Trick`.
+"""The records of a game: :class:`Phase`, :class:`GameSetup`, :class:`Hand` and :class:`Trick`.
+
+Besides these public records it holds what the state machine keeps per game and per hand
+(:class:`GameFacts`, :class:`HandContext`, :class:`HandCredits`).
 
 >>> import jass
 >>> g = jass.Game.new(seed=3).deal()
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 import attrs
@@ -17,12 +21,13 @@ import attrs
 from jass.cards import Card, Rank
 from jass.contracts import Contract, ContractKind
 from jass.dealing import DealtHands
+from jass.play import trick_winner
 from jass.rules import EndMode, RuleSet, WeisDeclaration
 from jass.scoring import GameResult, HandScore, ScoringEvent, event_order
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
-__all__ = ["Hand", "Phase", "Trick"]  # the rest is internal to the state machine
+__all__ = ["GameSetup", "Hand", "Phase", "Trick"]  # the rest is internal to the state machine
 
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
@@ -116,10 +121,34 @@ class Trick:
     points: int
 
 
-class HandEvents(NamedTuple):
-    """What the scoring events of the current hand have left behind (internal).
+def completed_tricks(
+    plays: Sequence[tuple[Seat, Card]], contract: Contract, table: Sequence[int]
+) -> tuple[Trick, ...]:
+    """The completed tricks among ``plays`` (a hand's cards in order, with their seats).
 
-    >>> HandEvents().weis_credit
+    ``table`` gives each card's points under ``contract``; the ninth trick gets its 5.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=1).deal().choose("obenabe")
+    >>> for _ in range(4):
+    ...     g = g.play(min(g.legal_moves()))
+    >>> completed_tricks(g.plays, g.contract, g.contract.card_points()) == g.tricks
+    True
+    """
+    tricks = []
+    for start in range(0, len(plays) - len(plays) % 4, 4):
+        leader = plays[start][0]
+        cards = (plays[start][1], plays[start + 1][1], plays[start + 2][1], plays[start + 3][1])
+        winner = leader.offset(trick_winner(cards, contract))
+        points = sum(table[c] for c in cards) + (5 if start == 32 else 0)
+        tricks.append(Trick(leader, cards, winner, points))
+    return tuple(tricks)
+
+
+class HandCredits(NamedTuple):
+    """What the scoring events of the current hand have credited and left pending (internal).
+
+    >>> HandCredits().weis_credit
     (0, 0)
     """
 
@@ -138,11 +167,36 @@ class HandEvents(NamedTuple):
     stoeck_step: int = -1
 
 
-NO_EVENTS: Final = HandEvents()
+NO_CREDITS: Final = HandCredits()
+
+
+@attrs.frozen
+class GameSetup:
+    """Where a game starts: the score sheet it resumes, and who deals first.
+
+    Attributes:
+        scores: the running totals before the first hand, by team.
+        dealer: the seat that deals the first hand, or ``None`` to let ``first_hand_rule``
+            decide (RULES.md R3.7).
+        hands_played: hands played before this game object began; they count toward the
+            ``hands`` option's fixed length and number the hands that follow.
+
+    >>> import jass
+    >>> jass.Game.new(seed=1, scores=(1200, 940), dealer=jass.Seat(2)).setup
+    GameSetup(scores=(1200, 940), dealer=<Seat.S2: 2>, hands_played=0)
+    """
+
+    scores: tuple[int, int] = (0, 0)
+    dealer: Seat | None = None
+    hands_played: int = 0
+
+
+#: A game from the start: no points, the first dealer by the rule set.
+FRESH_START: Final = GameSetup()
 
 
 class GameFacts:
-    """What a game's rule set and seed fix for its whole length, derived once (internal).
+    """What a game's rule set, seed and set-up fix for its whole length, derived once (internal).
 
     >>> import jass
     >>> GameFacts.of(jass.rules.SCHIEBER, 1).auto_target
@@ -156,10 +210,12 @@ class GameFacts:
         "reach_target",
         "rules",
         "seed",
+        "setup",
     )
 
     rules: RuleSet
     seed: int
+    setup: GameSetup
     #: The target that counts at all (None in a fixed-length game), and the one that ends the
     #: game at a scoring event (R9.3).
     reach_target: int | None
@@ -168,10 +224,11 @@ class GameFacts:
     event_rank: dict[ScoringEvent, int]
 
     @classmethod
-    def of(cls, rules: RuleSet, seed: int) -> GameFacts:
-        """The facts of a game with ``rules`` and ``seed``."""
+    def of(cls, rules: RuleSet, seed: int, setup: GameSetup = FRESH_START) -> GameFacts:
+        """The facts of a game with ``rules``, ``seed`` and ``setup``."""
         facts = object.__new__(cls)
         facts.seed = seed
+        facts.setup = setup
         facts.rules, facts.reach_target, facts.auto_target, facts.claim_stoeck, facts.event_rank = (
             _rule_facts(rules)
         )
@@ -201,8 +258,8 @@ class HandContext:
     the Stöck holder.
 
     >>> import jass
-    >>> jass.Game.new(seed=3).deal()._ctx.hand.number
-    0
+    >>> HandContext(GameFacts.of(jass.rules.SCHIEBER, 3)).hand is None
+    True
     """
 
     __slots__ = (
@@ -320,4 +377,12 @@ class HandContext:
     def key(self) -> tuple[object, ...]:
         """What equality and hashing of a state compare (the rest is derived)."""
         facts = self.facts
-        return (facts.rules, facts.seed, self.hand, self.results, self.outcome, self.reached)
+        return (
+            facts.rules,
+            facts.seed,
+            facts.setup,
+            self.hand,
+            self.results,
+            self.outcome,
+            self.reached,
+        )

@@ -44,7 +44,7 @@ from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
 from jass.scoring import match_bonus
 
 if TYPE_CHECKING:
-    from jass.readout import GameReadout
+    from jass.state import Game
 
 __all__ = ["Solution", "Solver", "solve"]
 
@@ -817,7 +817,7 @@ class Solver:
 
 
 def solve(
-    game: GameReadout,
+    game: Game,
     *,
     node_limit: int | None = None,
     time_limit: float | None = None,

@@ -1,8 +1,11 @@
-"""The immutable game state machine, :class:`Game`.
+"""The immutable game state machine, :class:`Game`: its fields, queries, predicates and actions.
 
-Every transition returns a new :class:`Game`; a state never changes, so it can be kept as a
-search node, shared between threads, or used as a dict key. Illegal actions raise
-:class:`~jass.IllegalActionError` and leave the state as it was.
+Every action returns a new :class:`Game`; a state never changes, so it can be kept as a
+search node, shared between threads, or used as a dict key. Each action has a predicate that
+never raises (``can_play(card)``, ``can_choose(contract)``, ``can_shove()``,
+``can_declare_weis(weis)``, ``can_thank(team)``); the action itself applies or raises
+:class:`~jass.IllegalActionError` and leaves the state as it was. Crediting scoring events is
+done by the pure functions of :mod:`jass.crediting`.
 
 >>> import jass
 >>> g = jass.Game.new(jass.rules.SCHIEBER, seed=7).deal()
@@ -17,42 +20,68 @@ search node, shared between threads, or used as a dict key. Illegal actions rais
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NoReturn
 
 import attrs
 
+from jass import crediting
 from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.cards import Card, CardSet, as_card
 from jass.contracts import Contract
+from jass.crediting import STOECK_POINTS, Event, Ledger, add_to
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
-from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
-from jass.events import STOECK_POINTS, ScoringSteps, add_to
-from jass.hand import NO_EVENTS, GameFacts, Hand, HandContext, HandEvents, Phase
+from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
+from jass.hand import (
+    FRESH_START,
+    NO_CREDITS,
+    GameFacts,
+    GameSetup,
+    Hand,
+    HandContext,
+    HandCredits,
+    Phase,
+    Trick,
+    completed_tricks,
+)
 from jass.play import explain_illegal, legal_cards
-from jass.readout import GameReadout
-from jass.rules import SCHIEBER, RuleSet, WeisDeclaration
-from jass.scoring import EndReason, ScoringEvent, end_after_hand, scored_hand
+from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
+from jass.scoring import GameResult, HandScore, ScoringEvent, end_after_hand
+from jass.scoring import scored_hand as score_hand_unchecked
 from jass.seats import Seat, Team
-from jass.weis import Weis, find_weis
+from jass.view import PlayerView
+from jass.weis import Weis, WeisResult, find_weis
 
 __all__ = ["Game"]
 
+_new: Final = object.__new__
 _new_set: Final = int.__new__
+# Int operations on card sets in the hot path: CardSet's own operators are Python methods.
+_and: Final = int.__and__
+_xor: Final = int.__xor__
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
 _EMPTY: Final = CardSet(0)
-
-
+_NO_HANDS: Final = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
+_DEAL: Final = Phase.DEAL
+_CHOOSE: Final = Phase.CHOOSE
 _PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+#: The suit of each card, as a mask: a card of the led suit always follows (R5.1).
+_SUIT_MASK_OF: Final = tuple(0x1FF << 9 * (card // 9) for card in range(36))
+
+#: What a refused action gets: the reason and the message.
+Refusal = tuple[IllegalReason, str]
 
 
-class Game(ScoringSteps):
-    """An immutable Schieber game: construct it with :meth:`new`, then apply actions.
+class Game:
+    """An immutable Schieber game: start it with :meth:`new`, then apply actions.
 
-    Read-only properties describe the state; methods return the next state. Equality and hash
-    cover everything that shapes the rest of the game (the action history is not part of it).
+    Read-only properties describe the state; actions return the next state, and each has a
+    ``can_*`` predicate. Equality and hash cover everything that shapes the rest of the game
+    (the action history is not part of it). Setting an attribute raises ``AttributeError``.
 
     >>> import jass
     >>> g = jass.Game.new(seed=7).deal().shove()
@@ -63,19 +92,35 @@ class Game(ScoringSteps):
     (<Phase.CHOOSE: 'choose'>, <Phase.PLAY: 'play'>)
     """
 
-    __slots__ = ()  # the fields live in ScoringSteps
+    # The fields of a state, set only by _build, in the order of _FIELDS.
+    __slots__ = (
+        "_ctx",  # the hand and what changes a few times per hand at most (shared)
+        "_hands",  # the cards each seat holds
+        "_history",  # every action: a linked list (earlier, action)
+        "_leader",  # the current trick's leader, -1 if none
+        "_legal",  # a cache of legal_moves(): not a field (see legal_moves)
+        "_phase",
+        "_plays",  # the cards of this hand's completed tricks, with who played them
+        "_points",  # card points taken this hand, by team
+        "_scores",  # running totals, by team
+        "_tally",  # what this hand's scoring events credited
+        "_to_move",  # seat index, -1 if nobody
+        "_trick",  # the current trick's cards
+        "_tricks_won",  # tricks taken this hand, by team
+    )
 
     _ctx: HandContext
-    _ev: HandEvents
+    _tally: HandCredits
     _phase: Phase
     _to_move: int
     _hands: DealtHands
     _trick: tuple[Card, ...]
     _leader: int
     _points: tuple[int, int]
-    _tricks: tuple[int, int]
+    _tricks_won: tuple[int, int]
     _scores: tuple[int, int]
     _history: tuple[Any, Action] | None
+    _plays: tuple[tuple[Seat, Card], ...]
     _legal: CardSet | None
 
     # --- construction -------------------------------------------------------------------
@@ -83,6 +128,12 @@ class Game(ScoringSteps):
     def __init__(self) -> None:
         """Refuse direct construction: a game starts with :meth:`new`."""
         raise InvalidInputError("start a game with Game.new(ruleset, seed=...)")
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a Game is immutable: cannot set {name!r}; actions return new states")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a Game is immutable: cannot delete {name!r}")
 
     def __copy__(self) -> Game:
         return self  # immutable: a copy is the same value
@@ -97,13 +148,31 @@ class Game(ScoringSteps):
         return (_restore, (fields, self.history))
 
     @classmethod
-    def new(cls, ruleset: RuleSet = SCHIEBER, *, seed: int | None = None) -> Game:
-        """A new game before the first deal. The same ``seed`` gives the same deals.
+    def new(
+        cls,
+        ruleset: RuleSet = SCHIEBER,
+        *,
+        seed: int | None = None,
+        scores: Sequence[int] = (0, 0),
+        dealer: Seat | int | None = None,
+        hands_played: int = 0,
+    ) -> Game:
+        """A new game before its first deal; the same ``seed`` gives the same deals.
 
-        Without a seed, one is drawn from the operating system; :attr:`seed` tells which.
+        Without a seed, one is drawn from the operating system; :attr:`seed` tells which. A
+        game may also resume a score sheet: ``scores`` are the running totals before the
+        first hand, ``dealer`` deals the first hand (overriding ``first_hand_rule``), and
+        ``hands_played`` counts toward a ``hands=`` game's length. :attr:`setup` keeps them.
 
         >>> Game.new(seed=5).deal().hands == Game.new(seed=5).deal().hands
         True
+        >>> g = Game.new(seed=5, scores=(2400, 1700), dealer=Seat(3)).deal()
+        >>> g.scores, g.hand.dealer
+        ((2400, 1700), <Seat.S3: 3>)
+        >>> Game.new(seed=5, scores=(2600, 0))
+        Traceback (most recent call last):
+        ...
+        jass.errors.InvalidInputError: scores (2600, 0): team 0 is already at the target 2500, ...
         """
         if not isinstance(ruleset, RuleSet):
             raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
@@ -111,36 +180,432 @@ class Game(ScoringSteps):
             seed = random.SystemRandom().getrandbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
-        game = object.__new__(cls)
-        game._ctx = HandContext(GameFacts.of(ruleset, seed))
-        game._ev = NO_EVENTS
-        game._phase = Phase.DEAL
-        game._to_move = -1
-        game._hands = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
-        game._trick = ()
-        game._leader = -1
-        game._points = (0, 0)
-        game._tricks = (0, 0)
-        game._scores = (0, 0)
-        game._history = None
-        game._legal = None
-        return game
+        setup = _check_setup(ruleset, scores, dealer, hands_played)
+        ctx = HandContext(GameFacts.of(ruleset, seed, setup))
+        return _build(
+            ctx, NO_CREDITS, _DEAL, -1, _NO_HANDS, (), -1, (0, 0), (0, 0), setup.scores, None, ()
+        )
 
-    def _copy(self) -> Game:
-        new = object.__new__(Game)
-        new._ctx = self._ctx
-        new._ev = self._ev
-        new._phase = self._phase
-        new._to_move = self._to_move
-        new._hands = self._hands
-        new._trick = self._trick
-        new._leader = self._leader
-        new._points = self._points
-        new._tricks = self._tricks
-        new._scores = self._scores
-        new._history = self._history
-        new._legal = None
-        return new
+    def _evolve(self, **changes: Any) -> Game:
+        """This state with some fields changed (for the transitions that are not hot)."""
+        values = list(_all_fields(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return _build(*values)
+
+    # --- reading the state --------------------------------------------------------------
+
+    @property
+    def ruleset(self) -> RuleSet:
+        """The rule set in force.
+
+        >>> Game.new(seed=1).ruleset.target
+        2500
+        """
+        return self._ctx.rules
+
+    @property
+    def seed(self) -> int:
+        """The seed from which the deals are drawn.
+
+        >>> Game.new(seed=42).seed
+        42
+        """
+        return self._ctx.facts.seed
+
+    @property
+    def setup(self) -> GameSetup:
+        """Where the game started: the scores, the first dealer and the hands played before.
+
+        >>> Game.new(seed=1, hands_played=3).setup.hands_played
+        3
+        """
+        return self._ctx.facts.setup
+
+    @property
+    def phase(self) -> Phase:
+        """The current :class:`Phase`.
+
+        >>> Game.new(seed=1).phase
+        <Phase.DEAL: 'deal'>
+        """
+        return self._phase
+
+    @property
+    def to_move(self) -> Seat | None:
+        """The seat that must act, or ``None`` while dealing and after the game.
+
+        >>> g = Game.new(seed=1)
+        >>> g.to_move is None, g.deal().to_move == g.deal().hand.forehand
+        (True, True)
+        """
+        return _SEATS[self._to_move] if self._to_move >= 0 else None
+
+    @property
+    def hand(self) -> Hand | None:
+        """The current (or just finished) hand's record, or ``None`` before the first deal.
+
+        >>> Game.new(seed=1).hand is None
+        True
+        """
+        return self._ctx.hand
+
+    @property
+    def contract(self) -> Contract | None:
+        """The contract of the current hand, once named.
+
+        >>> Game.new(seed=1).deal().choose("obenabe").contract
+        Contract.OBENABE
+        """
+        hand = self._ctx.hand
+        return hand.contract if hand is not None else None
+
+    @property
+    def hands(self) -> DealtHands:
+        """The cards each seat still holds, by seat (perfect information).
+
+        >>> [len(h) for h in Game.new(seed=1).deal().hands]
+        [9, 9, 9, 9]
+        """
+        return self._hands
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards of the current, incomplete trick, leader first.
+
+        When the game ended at a Stöck scored with a trick's fourth card, it holds that
+        uncredited trick (later events are not credited, RULES.md R9.3).
+
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> g.play(min(g.legal_moves())).trick == (min(g.legal_moves()),)
+        True
+        """
+        return self._trick
+
+    @property
+    def trick_leader(self) -> Seat | None:
+        """The seat that leads (or led) the current trick.
+
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> g.trick_leader == g.hand.forehand
+        True
+        """
+        return _SEATS[self._leader] if self._leader >= 0 else None
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Tricks won in the current hand, by team.
+
+        >>> Game.new(seed=1).deal().tricks_won
+        (0, 0)
+        """
+        return self._tricks_won
+
+    @property
+    def hand_points(self) -> tuple[int, int]:
+        """Unmultiplied card points taken in the current hand, by team.
+
+        >>> Game.new(seed=1).deal().hand_points
+        (0, 0)
+        """
+        return self._points
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Running totals by team, including what this hand has credited so far (R9.2a).
+
+        >>> Game.new(seed=1).scores[Team(0)]
+        0
+        """
+        return self._scores
+
+    @property
+    def hand_results(self) -> tuple[HandScore, ...]:
+        """The scores of the hands completed in this game, oldest first.
+
+        >>> Game.new(seed=1).hand_results
+        ()
+        """
+        return self._ctx.results
+
+    @property
+    def hands_played(self) -> int:
+        """Hands completed, those before :meth:`new` (``setup.hands_played``) included.
+
+        >>> Game.new(seed=1, hands_played=4).hands_played
+        4
+        """
+        return self._ctx.facts.setup.hands_played + len(self._ctx.results)
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the game ended, or ``None`` while it goes on.
+
+        >>> Game.new(seed=1).result is None
+        True
+        """
+        return self._ctx.outcome
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended.
+
+        >>> Game.new(seed=1).is_over
+        False
+        """
+        return self._ctx.outcome is not None
+
+    @property
+    def winner(self) -> Team | None:
+        """The winning team once the game is over; ``None`` before, or for a draw.
+
+        >>> Game.new(seed=1).winner is None
+        True
+        """
+        outcome = self._ctx.outcome
+        return outcome.winner if outcome is not None else None
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action since the game began, deals included, oldest first.
+
+        >>> [type(a).__name__ for a in Game.new(seed=1).deal().shove().history]
+        ['Deal', 'Shove']
+        """
+        actions: list[Action] = []
+        node = self._history
+        while node is not None:
+            node, action = node
+            actions.append(action)
+        actions.reverse()
+        return tuple(actions)
+
+    @property
+    def plays(self) -> tuple[tuple[Seat, Card], ...]:
+        """Every card played in the current hand, with the seat that played it, in order.
+
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> g = g.play(g.legal_moves().cards()[0])
+        >>> g.plays == ((g.hand.forehand, g.trick[0]),)
+        True
+        """
+        trick = self._trick
+        if not trick:
+            return self._plays
+        leader = self._leader
+        return self._plays + tuple(
+            (_SEATS[(leader + index) & 3], card) for index, card in enumerate(trick)
+        )
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of the current hand, in order.
+
+        >>> Game.new(seed=1).deal().tricks
+        ()
+        """
+        return completed_tricks(self._plays, self._ctx.contract, self._ctx.table)
+
+    @property
+    def weis_result(self) -> WeisResult | None:
+        """The Weis of the current hand, resolved when trick 1 is complete (RULES.md R7.8).
+
+        >>> Game.new(seed=1).deal().choose("obenabe").weis_result is None
+        True
+        """
+        return self._tally.weis
+
+    @property
+    def declared_weis(self) -> tuple[tuple[Weis, ...] | None, ...]:
+        """The Weis each seat has declared in this hand, by seat; ``None`` before it declares.
+
+        Declaring happens with a seat's first card of trick 1: every Weis it holds under
+        ``weis_declaration=AUTO``, its choice under ``MANUAL``. At the table the others learn
+        only the points; :attr:`shown_weis` gives the cards shown after trick 1.
+
+        >>> Game.new(seed=1).deal().choose("obenabe").declared_weis
+        (None, None, None, None)
+        """
+        ctx = self._ctx
+        hand = ctx.hand
+        if not ctx.weis_on or hand is None or self._phase is _CHOOSE:
+            return (None, None, None, None)
+        if self._tally.weis is not None:
+            return self._tally.weis.declared
+        if ctx.manual_weis:
+            return self._tally.declared
+        played = len(self._trick)
+        first = int(hand.forehand)
+        return tuple(
+            find_weis(hand.dealt[seat], ctx.rules) if (seat - first) & 3 < played else None
+            for seat in range(4)
+        )
+
+    @property
+    def shown_weis(self) -> tuple[Weis, ...]:
+        """The Weis shown after trick 1: all those declared by the winning team (R7.7).
+
+        >>> Game.new(seed=1).deal().shown_weis
+        ()
+        """
+        result = self._tally.weis
+        if result is None or result.winner is None:
+            return ()
+        return tuple(w for seat in result.winner.team.seats for w in result.declared[seat])
+
+    @property
+    def stoeck(self) -> Seat | None:
+        """The seat whose Stöck were scored (or shown to finish) in this hand, else ``None``.
+
+        >>> Game.new(seed=1).deal().stoeck is None
+        True
+        """
+        seat = self._ctx.stoeck_seat
+        return _SEATS[seat] if seat >= 0 and self._tally.stoeck_done else None
+
+    @property
+    def hand_weis_stoeck(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Unmultiplied Weis and Stöck points credited so far in this hand, by team.
+
+        >>> Game.new(seed=1).deal().hand_weis_stoeck
+        ((0, 0), (0, 0))
+        """
+        return self._tally.weis_credit, self._tally.stoeck_credit
+
+    def view(self, seat: Seat | int) -> PlayerView:
+        """What ``seat`` may know of this state: its own cards and everything public.
+
+        >>> g = Game.new(seed=1).deal()
+        >>> v = g.view(Seat(1))
+        >>> v.hand == g.hands[1], hasattr(v, "hands")
+        (True, False)
+        """
+        return PlayerView(self, seat)
+
+    def legal_moves(self) -> CardSet:
+        """The cards the player to move may play; empty outside the play phase.
+
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> g.legal_moves() == g.hands[g.to_move]
+        True
+        """
+        if self._phase is not _PLAY:
+            return _EMPTY
+        legal = self._legal
+        if legal is None:
+            ctx = self._ctx
+            legal = legal_cards(self._hands[self._to_move], self._trick, ctx.contract, ctx.rules)
+            # A cache that pays (play() checks off-suit cards against it): invisible to
+            # equality, hashing and pickling, and thread-safe, since whoever computes it
+            # stores the same value in one step.
+            _set_legal(self, legal)
+        return legal
+
+    def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]:
+        """Every action the player to move may take, as values for :meth:`apply`.
+
+        ``Thank`` is offered to the mover's team whenever thanking is allowed (RULES.md R9.2a),
+        and under ``weis_declaration=MANUAL`` each non-empty choice of the mover's Weis while
+        it may declare.
+
+        >>> import jass
+        >>> g = Game.new(jass.rules.TOURNAMENT_12, seed=1).deal()
+        >>> [a.index for a in g.legal_actions()]
+        [36, 37, 38, 39, 40, 41, 43]
+        """
+        phase = self._phase
+        actions: list[Play | Choose | Shove | DeclareWeis | Thank]
+        if phase is _PLAY:
+            actions = [PLAY_ACTIONS[c] for c in self.legal_moves()]
+            if self._declaring_open():
+                found = find_weis(self._hands[self._to_move], self._ctx.rules)
+                for mask in range(1, 1 << len(found)):
+                    chosen = tuple(w for i, w in enumerate(found) if mask >> i & 1)
+                    actions.append(DeclareWeis(chosen))
+        elif phase is _CHOOSE:
+            allowed = self._ctx.rules.contracts
+            actions = [Choose(c) for c in Contract.all() if c in allowed]
+            if self._shove_refusal() is None:
+                actions.append(Shove())
+        else:
+            return ()
+        if self._thank_refusal() is None:
+            actions.append(Thank(_TEAMS[self._to_move & 1]))
+        return tuple(actions)
+
+    # --- predicates: whether an action is allowed now; they never raise -------------------
+
+    def can_deal(self) -> bool:
+        """Whether the next hand may be dealt now.
+
+        >>> Game.new(seed=1).can_deal(), Game.new(seed=1).deal().can_deal()
+        (True, False)
+        """
+        return self._phase is _DEAL
+
+    def can_shove(self) -> bool:
+        """Whether the player to move may shove the choice to the partner now (RULES.md §4).
+
+        >>> g = Game.new(seed=1).deal()
+        >>> g.can_shove(), g.shove().can_shove()
+        (True, False)
+        """
+        return self._shove_refusal() is None
+
+    def can_choose(self, contract: Contract | str) -> bool:
+        """Whether the player to move may name ``contract`` now.
+
+        >>> import jass
+        >>> g = Game.new(jass.rules.BEGINNER, seed=1).deal()
+        >>> g.can_choose("hearts"), g.can_choose("obenabe"), g.can_choose("no such")
+        (True, False, False)
+        """
+        try:
+            contract = Contract.parse(contract)
+        except JassError:
+            return False
+        return self._choose_refusal(contract) is None
+
+    def can_play(self, card: Card | str) -> bool:
+        """Whether the player to move may play ``card`` now.
+
+        >>> g = Game.new(seed=1).deal().choose("obenabe")
+        >>> all(g.can_play(c) for c in g.legal_moves()), g.can_play("XX")
+        (True, False)
+        """
+        try:
+            card = as_card(card)
+        except JassError:
+            return False
+        return self._play_refusal(card) is None
+
+    def can_declare_weis(self, weis: Weis | Iterable[Weis] = ()) -> bool:
+        """Whether the player to move may declare ``weis`` now (``weis_declaration=MANUAL``).
+
+        With no argument: whether it may declare at all now.
+
+        >>> import jass
+        >>> manual = jass.rules.SCHIEBER.evolve(weis_declaration="MANUAL")
+        >>> g = Game.new(manual, seed=4).deal().choose("obenabe")
+        >>> g.can_declare_weis(), g.can_declare_weis(jass.find_weis(g.hands[g.to_move]))
+        (True, True)
+        """
+        try:
+            chosen = _weis_choice(weis)
+        except JassError:
+            return False
+        return self._declare_refusal(chosen) is None
+
+    def can_thank(self, team: Team | int) -> bool:
+        """Whether ``team`` may thank now (RULES.md R9.2a: either team, at any time).
+
+        >>> import jass
+        >>> Game.new(seed=1).can_thank(Team(1)), Game.new(jass.rules.TOURNAMENT_12).can_thank(0)
+        (True, False)
+        """
+        if isinstance(team, bool) or not isinstance(team, int) or team not in (0, 1):
+            return False
+        return self._thank_refusal() is None
 
     # --- actions ------------------------------------------------------------------------
 
@@ -176,31 +641,36 @@ class Game(ScoringSteps):
         >>> str(g.hands[0])
         '6S 7S 8S 9S 10S JS QS KS AS'
         """
-        if self._phase is not Phase.DEAL:
-            self._refuse(None, IllegalReason.WRONG_PHASE, "deal")
+        if self._phase is not _DEAL:
+            self._refuse(None, self._phase_refusal("deal"))
         ctx = self._ctx
-        number = len(ctx.results)
+        number = self.hands_played
+        setup = ctx.facts.setup
         last_dealer = ctx.hand.dealer if ctx.hand is not None else None
-        if hands is not None:
-            cards = check_deal(hands)
-            dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, cards)
+        cards = check_deal(hands) if hands is not None else None
+        if last_dealer is None and setup.dealer is not None:
+            dealer = int(setup.dealer)
         else:
-            dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, None)
+            dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, cards)
+        if cards is None:
             cards = seeded_deal(ctx.facts.seed, number, (dealer + 1) & 3)
             if dealer < 0:  # marker-card first hand: dealt as if seat 3 dealt (R3.7)
                 dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, cards)
-        game = self._copy()
-        game._ctx = ctx.with_hand(Hand(number, _SEATS[dealer], cards, scores_before=self._scores))
-        game._ev = NO_EVENTS
-        game._phase = Phase.CHOOSE
-        game._to_move = (dealer + 1) & 3
-        game._hands = cards
-        game._trick = ()
-        game._leader = -1
-        game._points = (0, 0)
-        game._tricks = (0, 0)
-        game._history = (self._history, _deal_action(cards))
-        return game
+        hand = Hand(number, _SEATS[dealer], cards, scores_before=self._scores)
+        return _build(
+            ctx.with_hand(hand),
+            NO_CREDITS,
+            _CHOOSE,
+            (dealer + 1) & 3,
+            cards,
+            (),
+            -1,
+            (0, 0),
+            (0, 0),
+            self._scores,
+            (self._history, _deal_action(cards)),
+            (),
+        )
 
     def shove(self) -> Game:
         """Shove the choice to the partner (RULES.md §4).
@@ -211,22 +681,16 @@ class Game(ScoringSteps):
         jass.errors.IllegalActionError: cannot shove: the choice was already shoved and ...
         """
         action = Shove()
-        if self._phase is not Phase.CHOOSE:
-            self._refuse(action, IllegalReason.WRONG_PHASE, "shove")
-        if not self._can_shove():
-            self._refuse(
-                action,
-                IllegalReason.SHOVE_NOT_ALLOWED,
-                "cannot shove: the choice was already shoved"
-                + ("" if self._ctx.rules.allow_shove_back else " and allow_shove_back is off"),
-            )
+        refusal = self._shove_refusal()
+        if refusal is not None:
+            self._refuse(action, refusal)
         hand = self._ctx.hand
         assert hand is not None  # noqa: S101
-        game = self._copy()
-        game._ctx = self._ctx.with_hand(attrs.evolve(hand, shoves=hand.shoves + 1))
-        game._to_move = (self._to_move + 2) & 3
-        game._history = (self._history, action)
-        return game
+        return self._evolve(
+            _ctx=self._ctx.with_hand(attrs.evolve(hand, shoves=hand.shoves + 1)),
+            _to_move=(self._to_move + 2) & 3,
+            _history=(self._history, action),
+        )
 
     def choose(self, contract: Contract | str) -> Game:
         """Name the contract (a :class:`~jass.Contract` or its name); the forehand then leads.
@@ -239,36 +703,37 @@ class Game(ScoringSteps):
         """
         contract = Contract.parse(contract)
         action = Choose(contract)
-        if self._phase is not Phase.CHOOSE:
-            self._refuse(action, IllegalReason.WRONG_PHASE, f"choose {contract}")
-        rules = self._ctx.rules
-        if contract not in rules.contracts:
-            allowed = ", ".join(c.name for c in Contract.all() if c in rules.contracts)
-            self._refuse(
-                action,
-                IllegalReason.CONTRACT_NOT_ALLOWED,
-                f"{contract} is not allowed by this rule set; allowed: {allowed}",
-            )
+        refusal = self._choose_refusal(contract)
+        if refusal is not None:
+            self._refuse(action, refusal)
         hand = self._ctx.hand
         assert hand is not None  # noqa: S101
-        chooser = _SEATS[self._to_move]
-        game = self._copy()
-        game._ctx = self._ctx.with_hand(
-            Hand(
-                hand.number,
-                hand.dealer,
-                hand.dealt,
-                contract,
-                chooser,
-                hand.shoves,
-                hand.scores_before,
-            )
+        chosen = Hand(
+            hand.number,
+            hand.dealer,
+            hand.dealt,
+            contract,
+            _SEATS[self._to_move],
+            hand.shoves,
+            hand.scores_before,
         )
-        game._phase = _PLAY
-        game._to_move = game._leader = (hand.dealer + 1) & 3
-        game._history = (self._history, action)
+        leader = (hand.dealer + 1) & 3
+        game = _build(
+            self._ctx.with_hand(chosen),
+            self._tally,
+            _PLAY,
+            leader,
+            self._hands,
+            (),
+            leader,
+            (0, 0),
+            (0, 0),
+            self._scores,
+            (self._history, action),
+            (),
+        )
         if game._ctx.stoeck_seat >= 0 and game._ctx.facts.claim_stoeck:
-            game._credit_step([], game._ctx.hand_step)  # Stöck that finish at once (R9.4)
+            return game._credited([], game._ctx.hand_step)  # Stöck that finish at once (R9.4)
         return game
 
     def play(self, card: Card | str) -> Game:
@@ -283,23 +748,27 @@ class Game(ScoringSteps):
         """
         if card.__class__ is not Card:
             card = as_card(card)
-        if self._phase is not _PLAY:
-            self._refuse(PLAY_ACTIONS[card], IllegalReason.WRONG_PHASE, f"play {card}")
         seat = self._to_move
         hands = self._hands
         hand = hands[seat]
+        trick = self._trick
+        bit = 1 << card
+        # A lead, or a card of the led suit, is legal if held (R5.1); the rest asks the rule.
+        if (
+            self._phase is not _PLAY
+            or not _and(hand, bit)
+            or (trick and not _SUIT_MASK_OF[trick[0]] & bit and not self._legal_off_suit(bit))
+        ):
+            self._refuse(PLAY_ACTIONS[card], self._play_refusal(card))
         ctx = self._ctx
-        legal = self._legal
-        if legal is None:
-            legal = legal_cards(hand, self._trick, ctx.contract, ctx.rules)
-        if not (legal >> card) & 1:
-            self._refuse_card(card)
-        game = object.__new__(Game)
-        game._ctx = ctx
-        game._ev = self._ev
-        game._phase = _PLAY
-        left = _new_set(CardSet, (1 << card) ^ hand)
-        game._hands = (
+        left = _new_set(CardSet, _xor(hand, bit))
+        tally = self._tally
+        if ctx.manual_weis and self._declaring_open():
+            # Playing the first card of trick 1 undeclared declares nothing (R7.7).
+            declared = list(tally.declared)
+            declared[seat] = ()
+            tally = tally._replace(declared=tuple(declared))
+        hands = (
             (left, hands[1], hands[2], hands[3])
             if seat == 0
             else (hands[0], left, hands[2], hands[3])
@@ -308,35 +777,63 @@ class Game(ScoringSteps):
             if seat == 2
             else (hands[0], hands[1], hands[2], left)
         )
-        game._history = (self._history, PLAY_ACTIONS[card])
-        game._legal = None
-        game._leader = self._leader
-        game._points = self._points
-        game._tricks = self._tricks
-        game._scores = self._scores
-        trick = (*self._trick, card)
-        game._trick = trick
-        game._to_move = (seat + 1) & 3
-        if ctx.manual_weis and self._may_declare():
-            # Playing the first card of trick 1 undeclared declares nothing (R7.7).
-            declared = list(self._ev.declared)
-            declared[seat] = ()
-            game._ev = game._ev._replace(declared=tuple(declared))
+        history = (self._history, PLAY_ACTIONS[card])
+        plays = self._plays
+        scores = self._scores
         if (
-            ctx.stoeck_mask >> card & 1
+            ctx.stoeck_mask & bit
             and seat == ctx.stoeck_seat
-            and not ctx.stoeck_mask & left  # the second of trump King and Queen (R8.1)
-            and not self._ev.stoeck_done
+            and not _and(left, ctx.stoeck_mask)  # the second of trump King and Queen (R8.1)
+            and not tally.stoeck_done
         ):
-            game._credit_step(
+            ledger = crediting.credit_step(
+                (ctx, tally, scores),
                 [(ScoringEvent.STOECK, seat & 1, STOECK_POINTS)],
-                ctx.hand_step + self._tricks[0] + self._tricks[1],
+                ctx.hand_step + self._tricks_won[0] + self._tricks_won[1],
             )
-            if game._ctx.outcome is not None:
-                return game
-        if len(trick) == 4:
-            self._finish_trick(game, trick)
-        return game
+            ctx, tally, scores = ledger
+            if ctx.outcome is not None:  # the Stöck ended the game: the trick stays as it is
+                return _build(
+                    ctx,
+                    tally,
+                    _OVER,
+                    -1,
+                    hands,
+                    (*trick, card),
+                    self._leader,
+                    self._points,
+                    self._tricks_won,
+                    scores,
+                    history,
+                    plays,
+                )
+        if len(trick) == 3:
+            return _trick_completed(
+                ctx,
+                tally,
+                scores,
+                hands,
+                (trick[0], trick[1], trick[2], card),
+                self._leader,
+                self._points,
+                self._tricks_won,
+                history,
+                plays,
+            )
+        return _build(
+            ctx,
+            tally,
+            _PLAY,
+            (seat + 1) & 3,
+            hands,
+            (*trick, card),
+            self._leader,
+            self._points,
+            self._tricks_won,
+            scores,
+            history,
+            plays,
+        )
 
     def declare_weis(self, weis: Weis | Iterable[Weis] = ()) -> Game:
         """Declare Weis before playing the first card of trick 1 (``weis_declaration=MANUAL``).
@@ -351,40 +848,17 @@ class Game(ScoringSteps):
         >>> g.declared_weis[g.to_move] is not None
         True
         """
-        if isinstance(weis, Weis):
-            weis = (weis,)
-        try:
-            chosen = tuple(weis)
-        except TypeError:
-            raise InvalidInputError(f"declare_weis takes Weis values, got {weis!r}") from None
+        chosen = _weis_choice(weis)
         action = DeclareWeis(chosen)
-        if self._phase is not _PLAY:
-            self._refuse(action, IllegalReason.WRONG_PHASE, "declare Weis")
-        ctx = self._ctx
-        if not self._may_declare():
-            why = (
-                "this rule set has no Weis"
-                if not ctx.rules.weis
-                else "Weis are declared automatically (weis_declaration=AUTO)"
-                if ctx.rules.weis_declaration is WeisDeclaration.AUTO
-                else "Weis are declared only before one's first card of trick 1, once"
-            )
-            self._refuse(action, IllegalReason.WEIS_NOT_DECLARABLE, f"cannot declare Weis: {why}")
-        found = find_weis(self._hands[self._to_move], ctx.rules)
-        for index, item in enumerate(chosen):
-            if item not in found or item in chosen[:index]:
-                self._refuse(
-                    action,
-                    IllegalReason.WEIS_NOT_IN_HAND,
-                    f"cannot declare {item}: the Weis of seat {self._to_move} are "
-                    + (", ".join(str(w) for w in found) or "none"),
-                )
-        game = self._copy()
-        declared = list(self._ev.declared)
+        refusal = self._declare_refusal(chosen)
+        if refusal is not None:
+            self._refuse(action, refusal)
+        declared = list(self._tally.declared)
         declared[self._to_move] = chosen
-        game._ev = self._ev._replace(declared=tuple(declared))
-        game._history = (self._history, action)
-        return game
+        return self._evolve(
+            _tally=self._tally._replace(declared=tuple(declared)),
+            _history=(self._history, action),
+        )
 
     def thank(self, team: Team | int) -> Game:
         """Team ``team`` thanks: it claims the target (RULES.md R9.2). True wins, false loses.
@@ -401,178 +875,361 @@ class Game(ScoringSteps):
             raise InvalidInputError(f"team must be Team(0) or Team(1), got {team!r}")
         team = _TEAMS[team]
         action = Thank(team)
+        refusal = self._thank_refusal()
+        if refusal is not None:
+            self._refuse(action, refusal)
         ctx = self._ctx
-        if ctx.outcome is not None:
-            self._refuse(action, IllegalReason.GAME_OVER, "cannot thank: the game is over")
-        if not self._thank_allowed():
-            self._refuse(
-                action,
-                IllegalReason.THANK_NOT_ALLOWED,
-                "cannot thank: "
-                + (
-                    "the game has a fixed number of hands"
-                    if ctx.rules.hands is not None
-                    else "end_mode=END_OF_HAND decides the game at the end of a hand"
-                ),
-            )
-        game = self._copy()
-        game._history = (self._history, action)
-        target = ctx.rules.target
-        step = self._current_step()
-        if self._scores[team] < target and self._stoeck_claimable(team):
-            stoeck = STOECK_POINTS * ctx.multiplier
-            if self._scores[team] + stoeck >= target:
-                game._credit_step([(ScoringEvent.STOECK, int(team), STOECK_POINTS)], step)
-                if game._ctx.outcome is not None:  # AUTO: the claim itself ended the game
-                    return game
-        reached = game._ctx.reached
-        mine, theirs = reached[team], reached[team.other]
-        if game._scores[team] < target:
-            game._end(team.other, EndReason.FALSE_THANK)
-        elif mine is not None and theirs is not None and mine[0] == theirs[0] == step:
-            first = team if mine[1] < theirs[1] else team.other
-            game._end(first, EndReason.THANKED, self._event_of(first, game._ctx))
-        else:
-            game._end(team, EndReason.THANKED, self._event_of(team, game._ctx))
-        return game
+        completed = self._tricks_won[0] + self._tricks_won[1] if self._phase is not _CHOOSE else 0
+        ledger = crediting.thank(
+            (ctx, self._tally, self._scores),
+            team,
+            crediting.current_step(ctx, self._tally, completed),
+            stoeck_claimable=(
+                ctx.rules.stoeck_claim_anytime_to_finish
+                and ctx.stoeck_seat >= 0
+                and ctx.stoeck_seat & 1 == team
+                and not self._tally.stoeck_done
+                and self._phase is _PLAY
+            ),
+            hand_open=self._phase is not _DEAL,
+        )
+        return self._ended(ledger, (self._history, action))
 
-    # --- internals ----------------------------------------------------------------------
+    # --- refusals: why an action is not allowed now, or None ------------------------------
 
-    def _stoeck_claimable(self, team: Team) -> bool:
-        """Whether ``team`` holds unscored Stöck it may show to finish (R9.4)."""
-        ctx = self._ctx
+    def _phase_refusal(self, what: str) -> Refusal:
+        if self._ctx.outcome is not None:
+            return IllegalReason.GAME_OVER, f"cannot {what}: the game is over"
+        return IllegalReason.WRONG_PHASE, f"cannot {what} in phase {self._phase.name}"
+
+    def _shove_refusal(self) -> Refusal | None:
+        if self._phase is not _CHOOSE:
+            return self._phase_refusal("shove")
+        hand = self._ctx.hand
+        assert hand is not None  # noqa: S101
+        back = self._ctx.rules.allow_shove_back
+        if hand.shoves == 0 or (hand.shoves == 1 and back):
+            return None
         return (
-            ctx.rules.stoeck_claim_anytime_to_finish
-            and ctx.stoeck_seat >= 0
-            and ctx.stoeck_seat & 1 == team
-            and not self._ev.stoeck_done
-            and self._phase is _PLAY
+            IllegalReason.SHOVE_NOT_ALLOWED,
+            "cannot shove: the choice was already shoved"
+            + ("" if back else " and allow_shove_back is off"),
         )
 
-    def _current_step(self) -> int:
-        """The game-wide trick index of the latest scoring step (R9.2a c)."""
-        hand = self._ctx.hand
-        if hand is None:
-            return -1
-        completed = self._tricks[0] + self._tricks[1] if self._phase is not Phase.CHOOSE else 0
-        return max(self._ev.stoeck_step, 9 * hand.number + completed - 1)
-
-    @staticmethod
-    def _event_of(team: Team, ctx: HandContext) -> ScoringEvent | None:
-        reached = ctx.reached[team]
-        if reached is None:
+    def _choose_refusal(self, contract: Contract) -> Refusal | None:
+        if self._phase is not _CHOOSE:
+            return self._phase_refusal(f"choose {contract}")
+        rules = self._ctx.rules
+        if contract in rules.contracts:
             return None
-        ranks = ctx.facts.event_rank
-        return next(event for event, rank in ranks.items() if rank == reached[1])
+        allowed = ", ".join(c.name for c in Contract.all() if c in rules.contracts)
+        return (
+            IllegalReason.CONTRACT_NOT_ALLOWED,
+            f"{contract} is not allowed by this rule set; allowed: {allowed}",
+        )
 
-    def _refuse(self, action: object, reason: IllegalReason, what: str) -> NoReturn:
-        if reason is IllegalReason.WRONG_PHASE:
-            if self._ctx.outcome is not None:
-                reason = IllegalReason.GAME_OVER
-                what = f"cannot {what}: the game is over"
-            else:
-                what = f"cannot {what} in phase {self._phase.name}"
-        raise IllegalActionError(what, reason, action, self)
+    def _legal_off_suit(self, bit: int) -> bool:
+        """Whether a held card (``bit``) off the led suit is legal (R5.5)."""
+        return bool(_and(self.legal_moves(), bit))
 
-    def _refuse_card(self, card: Card) -> NoReturn:
+    def _play_refusal(self, card: Card) -> Refusal | None:
+        if self._phase is not _PLAY:
+            return self._phase_refusal(f"play {card}")
         hand = self._hands[self._to_move]
         ctx = self._ctx
         explained = explain_illegal(hand, self._trick, ctx.contract, card, ctx.rules)
-        assert explained is not None  # noqa: S101
+        if explained is None:
+            return None
         reason, text = explained
         if reason is IllegalReason.NOT_IN_HAND:
             text = f"{card} is not in the hand of seat {self._to_move} ({hand})"
-        raise IllegalActionError(text, reason, PLAY_ACTIONS[card], self)
+        return reason, text
 
-    def _finish_trick(self, game: Game, trick: tuple[Card, Card, Card, Card]) -> None:
-        """Credit a complete trick to ``game`` (a fresh copy), and the hand if it was the last."""
+    def _declaring_open(self) -> bool:
+        """Whether the mover may still declare Weis by hand (``MANUAL``, trick 1)."""
+        return (
+            self._ctx.manual_weis
+            and self._tricks_won == (0, 0)
+            and self._phase is _PLAY
+            and self._tally.declared[self._to_move] is None
+        )
+
+    def _declare_refusal(self, chosen: tuple[Weis, ...]) -> Refusal | None:
+        if self._phase is not _PLAY:
+            return self._phase_refusal("declare Weis")
+        rules = self._ctx.rules
+        if not self._declaring_open():
+            why = (
+                "this rule set has no Weis"
+                if not rules.weis
+                else "Weis are declared automatically (weis_declaration=AUTO)"
+                if rules.weis_declaration is WeisDeclaration.AUTO
+                else "Weis are declared only before one's first card of trick 1, once"
+            )
+            return IllegalReason.WEIS_NOT_DECLARABLE, f"cannot declare Weis: {why}"
+        found = find_weis(self._hands[self._to_move], rules)
+        for index, item in enumerate(chosen):
+            if item not in found or item in chosen[:index]:
+                return (
+                    IllegalReason.WEIS_NOT_IN_HAND,
+                    f"cannot declare {item}: the Weis of seat {self._to_move} are "
+                    + (", ".join(str(w) for w in found) or "none"),
+                )
+        return None
+
+    def _thank_refusal(self) -> Refusal | None:
         ctx = self._ctx
-        keys = ctx.contract.win_keys[trick[0] // 9]  # trick_winner, inlined for speed
-        best = 0
-        best_key = keys[trick[0]]
-        for index in (1, 2, 3):
-            key = keys[trick[index]]
-            if key > best_key:
-                best = index
-                best_key = key
-        winner = (self._leader + best) & 3
-        team = winner & 1
-        table = ctx.table
-        points = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
-        tricks = (self._tricks[0] + 1 - team, self._tricks[1] + team)
-        completed = tricks[0] + tricks[1]
-        game._trick = ()
-        game._leader = game._to_move = winner
-        game._tricks = tricks
-        taken = points + 5 if completed == 9 else points
-        game._points = add_to(self._points, team, taken)
+        if ctx.outcome is not None:
+            return IllegalReason.GAME_OVER, "cannot thank: the game is over"
+        if ctx.rules.hands is not None:
+            return (
+                IllegalReason.THANK_NOT_ALLOWED,
+                "cannot thank: the game has a fixed number of hands",
+            )
+        if ctx.rules.end_mode is EndMode.END_OF_HAND:
+            return (
+                IllegalReason.THANK_NOT_ALLOWED,
+                "cannot thank: end_mode=END_OF_HAND decides the game at the end of a hand",
+            )
+        return None
+
+    def _refuse(self, action: object, refusal: Refusal | None) -> NoReturn:
+        assert refusal is not None  # noqa: S101  (the fast checks agree with the refusals)
+        reason, text = refusal
+        raise IllegalActionError(text, reason, action, self)
+
+    # --- crediting: build the next state from the pure functions' ledger -------------------
+
+    def _ended(self, ledger: Ledger, history: tuple[Any, Action] | None) -> Game:
+        """This state with ``ledger`` applied, finished, and ``history``."""
+        ctx, tally, scores = ledger
+        return self._evolve(
+            _ctx=ctx,
+            _tally=tally,
+            _scores=scores,
+            _phase=_OVER,
+            _to_move=-1,
+            _history=history,
+        )
+
+    def _credited(self, events: list[Event], step: int) -> Game:
+        """This state after one scoring step (see :func:`jass.crediting.credit_step`)."""
+        ledger = crediting.credit_step((self._ctx, self._tally, self._scores), events, step)
+        ctx, tally, scores = ledger
+        if ctx.outcome is not None:
+            return self._ended(ledger, self._history)
+        return self._evolve(_ctx=ctx, _tally=tally, _scores=scores)
+
+    def _hand_completed(self) -> Game:
+        """Score the hand just completed, even if its last trick ended the game."""
+        ctx = self._ctx
         hand = ctx.hand
         assert hand is not None  # noqa: S101
-        step = ctx.hand_step + completed - 1
-        ev = self._ev
-        if (
-            completed == 9
-            or (completed == 1 and ctx.weis_on)
-            or ev.weis_pending >= 0
-            or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not ev.stoeck_done)
-        ):
-            game._credit_step(game._trick_events(winner, points, tricks), step)
-        else:  # only the trick itself scores: _credit, inlined for speed
-            credited = team ^ ctx.misere
-            scores = game._scores  # a Stöck on this trick's last card may already be in
-            before = scores[credited]
-            after = before + points * ctx.multiplier
-            game._scores = (after, scores[1]) if credited == 0 else (scores[0], after)
-            target = ctx.facts.reach_target
-            if target is not None and before < target <= after:
-                game._scores = scores  # let _credit do the rare case, reach and end included
-                game._credit(ScoringEvent.TRICK, credited, points, step)
-        if completed < 9:
-            return
-        # The hand is complete: score it, even if its last trick ended the game.
-        ctx = game._ctx
-        ev = game._ev
-        score = scored_hand(
+        tally = self._tally
+        score = score_hand_unchecked(
             ctx.contract,
-            game._points,
-            tricks,
+            self._points,
+            self._tricks_won,
             hand.declaring_team,
             ctx.rules,
-            ev.weis_credit,
-            ev.stoeck_credit,
+            tally.weis_credit,
+            tally.stoeck_credit,
         )
         start = hand.scores_before
         scores = (start[0] + score.totals[0], start[1] + score.totals[1])
         if ctx.outcome is not None:
             # The last trick ended the game: the hand counts if every event of it was credited.
-            if scores == game._scores:
-                game._ctx = ctx.with_result(score)
-            return
-        game._ctx = ctx.with_result(score)
-        game._scores = scores
-        game._phase = Phase.DEAL
-        game._to_move = -1
-        game._leader = -1
-        ending = end_after_hand(ctx.rules, game._scores, len(game._ctx.results))
-        if ending is not None:
-            game._end(*ending)
+            return self._evolve(_ctx=ctx.with_result(score)) if scores == self._scores else self
+        ctx = ctx.with_result(score)
+        game = self._evolve(_ctx=ctx, _scores=scores, _phase=_DEAL, _to_move=-1, _leader=-1)
+        ending = end_after_hand(ctx.rules, scores, ctx.facts.setup.hands_played + len(ctx.results))
+        if ending is None:
+            return game
+        ledger = crediting.end_game((ctx, tally, scores), *ending, hand_open=False)
+        return game._ended(ledger, game._history)
+
+    # --- equality -----------------------------------------------------------------------
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self._ctx.key(),
+            self._tally,
+            self._phase,
+            self._to_move,
+            self._hands,
+            self._trick,
+            self._leader,
+            self._points,
+            self._tricks_won,
+            self._scores,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        ctx = self._ctx
+        parts = [f"seed={ctx.facts.seed}", self._phase.name]
+        if ctx.hand is not None:
+            parts.append(f"hand {ctx.hand.number}")
+            if ctx.hand.contract is not None:
+                parts.append(str(ctx.hand.contract))
+        if self._to_move >= 0:
+            parts.append(f"seat {self._to_move} to move")
+        parts.append(f"scores {self._scores[0]}:{self._scores[1]}")
+        return f"<Game {', '.join(parts)}>"
 
 
-_FIELDS: Final[tuple[str, ...]] = GameReadout.__slots__
+class _Draft(Game):
+    """A :class:`Game` under construction: plain attribute setting, then it becomes a Game."""
+
+    __slots__ = ()
+    # Both, so that the type's one C setter slot is object's own (fast); see _build.
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__  # type: ignore[assignment]
 
 
-def _restore(fields: tuple[object, ...], history: tuple[Action, ...]) -> Game:
+#: The fields of a state, in the order of _build's parameters (the slots but the cache).
+_FIELDS: Final = (
+    "_ctx",
+    "_tally",
+    "_phase",
+    "_to_move",
+    "_hands",
+    "_trick",
+    "_leader",
+    "_points",
+    "_tricks_won",
+    "_scores",
+    "_history",
+    "_plays",
+)
+_set_legal: Final[Callable[[Game, CardSet], None]] = Game.__dict__["_legal"].__set__
+_FIELD_INDEX: Final = {name: index for index, name in enumerate(_FIELDS)}
+_all_fields: Final = operator.attrgetter(*_FIELDS)
+
+
+def _build(
+    ctx: HandContext,
+    tally: HandCredits,
+    phase: Phase,
+    to_move: int,
+    hands: DealtHands,
+    trick: tuple[Card, ...],
+    leader: int,
+    points: tuple[int, int],
+    tricks_won: tuple[int, int],
+    scores: tuple[int, int],
+    history: tuple[Any, Action] | None,
+    plays: tuple[tuple[Seat, Card], ...],
+) -> Game:
+    """The one place where the fields of a state are set (in the order of ``Game.__slots__``)."""
+    game = _new(_Draft)
+    game._ctx = ctx
+    game._tally = tally
+    game._phase = phase
+    game._to_move = to_move
+    game._hands = hands
+    game._trick = trick
+    game._leader = leader
+    game._points = points
+    game._tricks_won = tricks_won
+    game._scores = scores
+    game._history = history
+    game._plays = plays
+    game._legal = None
+    game.__class__ = Game  # type: ignore[assignment]
+    return game
+
+
+def _trick_completed(
+    ctx: HandContext,
+    tally: HandCredits,
+    scores: tuple[int, int],
+    hands: DealtHands,
+    trick: tuple[Card, Card, Card, Card],
+    leader: int,
+    points: tuple[int, int],
+    tricks_won: tuple[int, int],
+    history: tuple[Any, Action],
+    plays: tuple[tuple[Seat, Card], ...],
+) -> Game:
+    """The state after a trick's fourth card: the trick credited, and the hand if it was last."""
+    keys = ctx.contract.win_keys[trick[0] // 9]  # play.trick_winner, inlined for speed
+    best = 0
+    best_key = keys[trick[0]]
+    for index in (1, 2, 3):
+        key = keys[trick[index]]
+        if key > best_key:
+            best = index
+            best_key = key
+    winner = (leader + best) & 3
+    team = winner & 1
+    plays += (
+        (_SEATS[leader], trick[0]),
+        (_SEATS[(leader + 1) & 3], trick[1]),
+        (_SEATS[(leader + 2) & 3], trick[2]),
+        (_SEATS[(leader + 3) & 3], trick[3]),
+    )
+    table = ctx.table
+    taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
+    tricks_won = (tricks_won[0] + 1 - team, tricks_won[1] + team)
+    completed = tricks_won[0] + tricks_won[1]
+    step = ctx.hand_step + completed - 1
+    if (
+        completed == 9
+        or (completed == 1 and ctx.weis_on)
+        or tally.weis_pending >= 0
+        or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not tally.stoeck_done)
+    ):
+        ledger, events = crediting.trick_events(
+            (ctx, tally, scores), winner, taken, tricks_won
+        )
+        ctx, tally, scores = crediting.credit_step(ledger, events, step)
+    else:
+        # Only the trick scores: crediting.credit, inlined for speed, unless it reaches the
+        # target (then credit does it, the end of the game included).
+        credited = team ^ ctx.misere
+        before = scores[credited]
+        after = before + taken * ctx.multiplier
+        target = ctx.facts.reach_target
+        if target is not None and before < target <= after:
+            ctx, tally, scores = crediting.credit(
+                (ctx, tally, scores), ScoringEvent.TRICK, credited, taken, step
+            )
+        else:
+            scores = (after, scores[1]) if credited == 0 else (scores[0], after)
+    over = ctx.outcome is not None
+    game = _build(
+        ctx,
+        tally,
+        _OVER if over else _PLAY,
+        -1 if over else winner,
+        hands,
+        (),
+        winner,
+        add_to(points, team, taken + 5 if completed == 9 else taken),
+        tricks_won,
+        scores,
+        history,
+        plays,
+    )
+    return game._hand_completed() if completed == 9 else game
+
+
+def _restore(fields: tuple[Any, ...], history: tuple[Action, ...]) -> Game:
     """Rebuild a pickled :class:`Game` (see ``Game.__reduce__``)."""
-    game = object.__new__(Game)
-    values = iter(fields)
-    for name in _FIELDS:
-        if name != "_history":
-            object.__setattr__(game, name, next(values))
     node: tuple[Any, Action] | None = None
     for action in history:
         node = (node, action)
-    game._history = node
-    return game
+    values = list(fields)
+    values.insert(_FIELDS.index("_history"), node)
+    return _build(*values)
 
 
 def _deal_action(cards: DealtHands) -> Deal:
@@ -580,3 +1237,67 @@ def _deal_action(cards: DealtHands) -> Deal:
     action = object.__new__(Deal)
     object.__setattr__(action, "hands", cards)
     return action
+
+
+def _weis_choice(weis: object) -> tuple[Weis, ...]:
+    """A choice of Weis as a tuple; strings and other non-Weis values are refused."""
+    if isinstance(weis, Weis):
+        return (weis,)
+    if isinstance(weis, (str, bytes)):
+        raise InvalidInputError(
+            f"declare_weis takes Weis values (see jass.find_weis), not the string {weis!r}"
+        )
+    if not isinstance(weis, Iterable):
+        raise InvalidInputError(f"declare_weis takes Weis values, got {weis!r}")
+    chosen = tuple(weis)
+    for item in chosen:
+        if not isinstance(item, Weis):
+            raise InvalidInputError(f"declare_weis takes Weis values, got {item!r} in {weis!r}")
+    return chosen
+
+
+def _check_setup(
+    ruleset: RuleSet, scores: object, dealer: object, hands_played: object
+) -> GameSetup:
+    """The set-up of :meth:`Game.new`, checked: a clear error names the bad value."""
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+        raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
+    pair = tuple(scores)
+    if len(pair) != 2 or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in pair
+    ):
+        raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
+    totals = (int(pair[0]), int(pair[1]))
+    for team, total in enumerate(totals):
+        if total < 0:
+            raise InvalidInputError(f"scores {totals}: team {team} has a negative total")
+    if ruleset.hands is None:
+        target = ruleset.target
+        if ruleset.end_mode is EndMode.AUTO:
+            for team, total in enumerate(totals):
+                if total >= target:
+                    raise InvalidInputError(
+                        f"scores {totals}: team {team} is already at the target {target}, "
+                        "so the game would be over (end_mode=AUTO)"
+                    )
+        elif (
+            ruleset.end_mode is EndMode.END_OF_HAND
+            and max(totals) >= target
+            and totals[0] != totals[1]
+        ):
+            raise InvalidInputError(
+                f"scores {totals}: a team is past the target {target} with the higher total, "
+                "so the game would be over (end_mode=END_OF_HAND)"
+            )
+    if dealer is not None:
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(4):
+            raise InvalidInputError(f"dealer must be a Seat (0-3) or None, got {dealer!r}")
+        dealer = _SEATS[dealer]
+    if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
+        raise InvalidInputError(f"hands_played must be an int >= 0, got {hands_played!r}")
+    if ruleset.hands is not None and hands_played >= ruleset.hands:
+        raise InvalidInputError(
+            f"hands_played={hands_played}: a game of hands={ruleset.hands} would be over"
+        )
+    setup = GameSetup(totals, dealer, hands_played)
+    return FRESH_START if setup == FRESH_START else setup

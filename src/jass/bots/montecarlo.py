@@ -75,7 +75,7 @@ class MonteCarloBot:
         >>> MonteCarloBot(samples=2).choose_action(g.view(g.to_move)) in g.legal_actions()
         True
         """
-        if view.phase is not Phase.PLAY or view.may_declare:
+        if view.phase is not Phase.PLAY or view.can_declare_weis():
             return self._rules_bot.choose_action(view)
         actions = view.legal_actions()
         rule_choice = self._rules_bot.choose_action(view)
