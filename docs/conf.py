@@ -9,6 +9,10 @@ The option, preset and source tables of ``rulesets.rst`` are written from :class
 and ``jass.rules.PRESETS`` into ``docs/_generated/`` when the build starts, and the build stops
 when an option or a preset lacks its description and sources, so they cannot drift from the
 code.
+
+The rule book, ``rulebook.rst``, must have a section for every rule number (``R5.5``) and
+chapter (``§7``) cited in the code, the tests and the pages, and must name every option and
+preset: the build stops when it does not (see "The rule book" below).
 """
 
 from __future__ import annotations
@@ -619,6 +623,120 @@ def generate_tables(_app: Any) -> None:
     _write(GENERATED / "presets_api.inc", _presets_api())
 
 
+# -- The rule book ------------------------------------------------------------------------
+#
+# docs/rulebook.rst is the project's normative rules reference. Each rule has a label named by
+# its number in front of its heading (``.. _R5.5:``, ``.. _R9.2a:``) and each chapter a label
+# ``rulebook-s<n>``. The code, the tests and the documentation cite rules as "R5.5" or "R9.2a"
+# (in a range such as "R7.1-R7.5" each end counts) and chapters as "§7". When the build
+# starts, every number cited in the files of CITING must have its label in the rule book, and
+# the rule book must name every RuleSet option, every value of an enum option and every
+# preset; any gap stops the build (also without -W). tests/test_rulebook.py runs the same scan.
+
+ROOT = DOCS.parent
+RULEBOOK = DOCS / "rulebook.rst"
+
+#: The files whose citations are checked: (folder under the project root, glob pattern).
+CITING: tuple[tuple[str, str], ...] = (
+    ("src", "**/*.py"),
+    ("tests", "**/*.py"),
+    ("docs", "*.rst"),
+    ("examples", "**/*.py"),
+    ("benchmarks", "**/*.py"),
+    (".", "*.md"),
+)
+
+#: A cited rule, or a range of rules whose second end may leave out the "R".
+_RULE = re.compile(r"\bR(\d+\.\d+[a-z]?)\b(?:\s*[-–]\s*R?(\d+\.\d+[a-z]?)\b)?")
+#: A cited chapter, or a range of chapters.
+_CHAPTER = re.compile(r"§\s?(\d+)\b(?:\s*[-–]\s*§?\s?(\d+)\b)?")
+_RULE_LABEL = re.compile(r"^\.\. _(R\d+\.\d+[a-z]?):\s*$", re.MULTILINE)
+_CHAPTER_LABEL = re.compile(r"^\.\. _rulebook-s(\d+):\s*$", re.MULTILINE)
+
+
+def cited_rules(text: str) -> set[str]:
+    """The rules (``"R5.5"``) and chapters (``"§7"``) that ``text`` cites."""
+    cited = {f"R{n}" for match in _RULE.finditer(text) for n in match.groups() if n}
+    cited |= {f"§{n}" for match in _CHAPTER.finditer(text) for n in match.groups() if n}
+    return cited
+
+
+def rulebook_labels(text: str) -> set[str]:
+    """The rules (``"R5.5"``) and chapters (``"§7"``) that have a label in ``text``."""
+    labels = set(_RULE_LABEL.findall(text))
+    return labels | {f"§{n}" for n in _CHAPTER_LABEL.findall(text)}
+
+
+def rule_citations(root: Path = ROOT) -> dict[str, list[str]]:
+    """Every rule and chapter cited in the files of CITING, with where: ``path:line``."""
+    found: dict[str, list[str]] = {}
+    for folder, pattern in CITING:
+        for path in sorted((root / folder).glob(pattern)):
+            if not path.is_file():
+                continue
+            lines = path.read_text(encoding="utf-8").splitlines()
+            for number, line in enumerate(lines, start=1):
+                for cited in cited_rules(line):
+                    where = f"{path.relative_to(root).as_posix()}:{number}"
+                    found.setdefault(cited, []).append(where)
+    return found
+
+
+def _rule_order(number: str) -> tuple[int, int, str]:
+    """Sort key: §7 before R7.1 before R7.10."""
+    if number.startswith("§"):
+        return int(number[1:]), -1, ""
+    chapter, rule = number[1:].split(".")
+    return int(chapter), int(rule.rstrip("abcdefghijklmnopqrstuvwxyz")), rule.lstrip("0123456789")
+
+
+def check_rule_citations(root: Path = ROOT, rulebook: Path = RULEBOOK) -> list[str]:
+    """Each rule or chapter cited under ``root`` without a label in ``rulebook``, and where."""
+    labels = rulebook_labels(rulebook.read_text(encoding="utf-8"))
+    problems = []
+    for number, places in sorted(rule_citations(root).items(), key=lambda i: _rule_order(i[0])):
+        if number not in labels:
+            shown = ", ".join(places[:3])
+            if len(places) > 3:
+                shown += f" and {len(places) - 3} more"
+            problems.append(f"{number} is cited in {shown} but has no section in the rule book")
+    return problems
+
+
+def check_rulebook_names(text: str) -> list[str]:
+    """Each RuleSet option, enum option value and preset that the rule book ``text`` omits."""
+    names = list(jass.RuleSet.option_names())
+    for default in jass.RuleSet().options().values():
+        if isinstance(default, enum.Enum):
+            names += [member.name for member in type(default)]
+    names += list(rules.PRESETS)
+    return [f"the rule book does not name ``{n}``" for n in names if f"``{n}``" not in text]
+
+
+def check_rulebook(_app: Any = None) -> None:
+    """Stop the build when the rule book lacks a cited rule, an option, a value or a preset."""
+    problems = check_rule_citations(ROOT, RULEBOOK)
+    problems += check_rulebook_names(RULEBOOK.read_text(encoding="utf-8"))
+    if problems:
+        raise ExtensionError("docs/rulebook.rst is incomplete:\n  " + "\n  ".join(problems))
+
+
+def _check_rule_labels(_app: Any, env: Any) -> None:
+    """Every rule label of the rule book must name a section, so that ``:ref:`` finds a title."""
+    labels = env.get_domain("std").labels
+    text = RULEBOOK.read_text(encoding="utf-8")
+    untitled = [
+        number
+        for number in sorted(rulebook_labels(text), key=_rule_order)
+        if number.startswith("R") and labels.get(number.lower(), ("",))[0] != "rulebook"
+    ]
+    if untitled:
+        raise ExtensionError(
+            "docs/rulebook.rst: these rule labels do not stand before a heading: "
+            + ", ".join(untitled)
+        )
+
+
 # Napoleon reads the first line of a property's docstring as "type: description", but the
 # properties of jass start with a plain sentence ("The one-letter French name: ``S``, ...")
 # and show their type in the signature. Keep their docstrings as written.
@@ -682,6 +800,8 @@ def _hide_internal_signature(*args: Any) -> tuple[str, None] | None:
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", generate_tables)
+    app.connect("builder-inited", check_rulebook)
+    app.connect("env-check-consistency", _check_rule_labels)
     app.connect("autodoc-process-docstring", _keep_property_docstring, priority=100)
     app.connect("autodoc-process-docstring", _restore_property_docstring, priority=900)
     app.connect("autodoc-process-docstring", _public_vartypes, priority=900)
