@@ -3,7 +3,11 @@
 It measures the pure rule function ``legal_cards`` on positions from real hands; complete
 random hands through the checked, immutable public API (the seeded deal, a contract, then 36
 times ``legal_moves()`` and ``play()`` of a random legal card, and the score, with Weis, Stöck
-and multipliers under ``SCHIEBER``); and complete games to 1000 under ``SCHIEBER_1000``.
+and multipliers under ``SCHIEBER``); complete games to 1000 under ``SCHIEBER_1000``; and the
+path every bot takes: four ``RandomBot``s through ``play_hand`` (a ``PlayerView`` per
+decision) against the same hands played on the ``Game`` directly with ``legal_actions()`` and
+``apply()`` and the same random policy, and their ratio (target: at least 0.6); and hands of
+RuleBot against RuleBot through ``play_match``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import time
 from collections.abc import Callable
 
 import jass
-from jass import CardSet, Contract, Game, Phase, RuleSet, rules
+from jass import CardSet, Contract, Game, Phase, RuleSet, Thank, rules
+from jass.arena import play_match
+from jass.bots import RandomBot, RuleBot, play_hand
 
 
 def _positions(count: int) -> list[tuple[CardSet, tuple[jass.Card, ...], Contract]]:
@@ -103,11 +109,76 @@ def bench_card_play_hands(seconds: float) -> tuple[float, int]:
     return bench_random_hands(seconds, rules.SCHIEBER.evolve(weis=False, stoeck=False))
 
 
+def _bot_path_hands(seconds: float) -> tuple[float, int]:
+    """Hands per second of four RandomBots through ``play_hand``: a view per decision."""
+    bots = [RandomBot(seed=seat) for seat in range(4)]
+    hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for seed in range(hands, hands + 50):
+            play_hand(Game.new(rules.SCHIEBER, seed=seed), bots)
+        hands += 50
+    return hands / (time.perf_counter() - start), hands
+
+
+def _direct_hands(seconds: float) -> tuple[float, int]:
+    """The same hands and random policy as RandomBot, on the Game with legal_actions/apply."""
+    rng = random.Random(0)
+    choice = rng.choice
+    hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for seed in range(hands, hands + 50):
+            game = Game.new(rules.SCHIEBER, seed=seed).deal()
+            while game.phase is Phase.CHOOSE or game.phase is Phase.PLAY:
+                actions = [a for a in game.legal_actions() if not isinstance(a, Thank)]
+                game = game.apply(choice(actions))
+        hands += 50
+    return hands / (time.perf_counter() - start), hands
+
+
+_PATHS: dict[str, float] = {}
+
+
+def bench_direct_loop(seconds: float) -> tuple[float, int]:
+    """Random hands on the Game directly (the reference for the bot path)."""
+    rate, runs = _direct_hands(seconds)
+    _PATHS["direct"] = rate
+    return rate, runs
+
+
+def bench_bot_path(seconds: float) -> tuple[float, int]:
+    """Random hands through RandomBots and views."""
+    rate, runs = _bot_path_hands(seconds)
+    _PATHS["bots"] = rate
+    return rate, runs
+
+
+def bench_bot_path_ratio(seconds: float) -> tuple[float, int]:
+    """The bot path's rate over the direct loop's, from the two rows above (x 100)."""
+    del seconds
+    return 100 * _PATHS["bots"] / _PATHS["direct"], 1
+
+
+def bench_rulebot_match(seconds: float) -> tuple[float, int]:
+    """Hands per second of RuleBot against RuleBot through ``play_match`` (duplicate)."""
+    hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        result = play_match(RuleBot, RuleBot, 20, seed=hands)
+        hands += result.hands_played
+    return hands / (time.perf_counter() - start), hands
+
+
 BENCHMARKS: dict[str, tuple[Callable[[float], tuple[float, int]], str, float]] = {
     "legal_cards": (bench_legal_cards, "calls/s", 3_000_000),
     "random hands, card play only": (bench_card_play_hands, "hands/s", 8_000),
     "random hands, SCHIEBER": (bench_random_hands, "hands/s", 0),
     "complete games to 1000": (bench_complete_games, "games/s", 0),
+    "direct loop, legal_actions/apply": (bench_direct_loop, "hands/s", 0),
+    "bot path, 4 RandomBots + views": (bench_bot_path, "hands/s", 0),
+    "bot path / direct loop": (bench_bot_path_ratio, "%", 60),
+    "play_match RuleBot vs RuleBot": (bench_rulebot_match, "hands/s", 0),
 }
 
 
