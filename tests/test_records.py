@@ -69,7 +69,7 @@ def valid() -> dict[str, object]:
     ("change", "message"),
     [
         ({"format": "other"}, "'format'"),
-        ({"version": 2}, "'version'"),
+        ({"version": 3}, "'version'"),
         ({"seed": "nine"}, "'seed'"),
         ({"seed": True}, "'seed'"),
         ({"actions": "none"}, "'actions'"),

@@ -265,7 +265,7 @@ def _replay(args: argparse.Namespace) -> int:
     swiss = game.ruleset.suit_pairing if args.swiss else None
     name = preset_name(game.ruleset) or "custom rules"
     print(f"jass {__version__}: replaying {args.file} ({name}, seed {game.seed})")
-    current = Game.new(game.ruleset, seed=game.seed)
+    current = game.initial_state()
     for action in game.history:
         before, current = current, current.apply(action)
         narrate(before, action, current, swiss)

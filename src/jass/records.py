@@ -1,8 +1,9 @@
 """Game records: a versioned JSON format that saves a game and loads it back, checked.
 
 A record holds the rule set (a preset's name plus the options that differ from it), the seed,
-and every action since the game began, the deals included. Loading replays every action
-through the rules, so a record that breaks a rule, or is malformed, is refused with an
+the set-up (the scores, the first dealer and the hands played before, as given to
+:meth:`jass.Game.new`), and every action since the game began, the deals included. Loading
+replays every action through the rules, so a record that breaks a rule, or is malformed, is refused with an
 :class:`~jass.InvalidInputError` that names the field or the action and the reason; nothing is
 half-loaded.
 
@@ -45,21 +46,25 @@ __all__ = [
 
 #: The value of the record's ``format`` field.
 FORMAT: Final = "jass-record"
-#: The version of the format this module writes and reads.
-VERSION: Final = 1
+#: The version of the format this module writes; version 1 (no ``setup``) is still read.
+VERSION: Final = 2
+_READABLE: Final = (1, 2)
 
 
 def record(game: Game) -> dict[str, Any]:
     """The record of ``game`` as plain JSON values.
 
     >>> import jass
-    >>> r = record(jass.Game.new(seed=5).deal().choose("obenabe"))
+    >>> r = record(jass.Game.new(seed=5, scores=(800, 650)).deal().choose("obenabe"))
     >>> r["format"], r["version"], r["rules"], r["seed"], r["actions"][1]
-    ('jass-record', 1, {'preset': 'SCHIEBER', 'changes': {}}, 5, {'choose': 'OBENABE'})
+    ('jass-record', 2, {'preset': 'SCHIEBER', 'changes': {}}, 5, {'choose': 'OBENABE'})
+    >>> r["setup"]
+    {'scores': [800, 650], 'dealer': None, 'hands_played': 0}
     """
     ruleset = game.ruleset
     base_name = preset_name(ruleset) or _closest_preset(ruleset)
     changes = ruleset.changes_from(PRESETS[base_name])
+    setup = game.setup
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -68,6 +73,11 @@ def record(game: Game) -> dict[str, Any]:
             "changes": {name: _option_value(value) for name, value in changes.items()},
         },
         "seed": game.seed,
+        "setup": {
+            "scores": list(setup.scores),
+            "dealer": None if setup.dealer is None else int(setup.dealer),
+            "hands_played": setup.hands_played,
+        },
         "actions": [action_to_json(action) for action in game.history],
     }
 
@@ -77,7 +87,7 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
 
     >>> import jass
     >>> dumps(jass.Game.new(seed=5))
-    '{"format": "jass-record", "version": 1, "rules": {"preset": "SCHIEBER", ...}'
+    '{"format": "jass-record", "version": 2, "rules": {"preset": "SCHIEBER", ...}'
     """
     return json.dumps(record(game), indent=indent, ensure_ascii=False)
 
@@ -114,9 +124,10 @@ def replay(data: Mapping[str, Any]) -> Game:
             raise InvalidInputError(f"record field {field!r} is missing")
     if data["format"] != FORMAT:
         raise InvalidInputError(f"record field 'format' must be {FORMAT!r}, got {data['format']!r}")
-    if data["version"] != VERSION:
+    version = data["version"]
+    if isinstance(version, bool) or version not in _READABLE:
         raise InvalidInputError(
-            f"record field 'version' must be {VERSION}, got {data['version']!r}"
+            f"record field 'version' must be one of {list(_READABLE)}, got {version!r}"
         )
     ruleset = _ruleset(data["rules"])
     seed = data["seed"]
@@ -125,7 +136,7 @@ def replay(data: Mapping[str, Any]) -> Game:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise InvalidInputError("record field 'actions' must be a list")
-    game = Game.new(ruleset, seed=seed)
+    game = _new_game(ruleset, seed, data.get("setup") if version >= 2 else None)
     index = 0
     try:
         for index, value in enumerate(actions):  # noqa: B007  (named in the error)
@@ -133,6 +144,30 @@ def replay(data: Mapping[str, Any]) -> Game:
     except JassError as exc:
         raise InvalidInputError(f"record action {index} ({actions[index]!r}): {exc}") from None
     return game
+
+
+def _new_game(ruleset: RuleSet, seed: int, setup: object) -> Game:
+    """The game a record starts from: its rules, seed and set-up (``None``: a fresh start)."""
+    if setup is None:
+        return Game.new(ruleset, seed=seed)
+    if not isinstance(setup, Mapping):
+        raise InvalidInputError(f"record field 'setup' must be an object, got {setup!r}")
+    unknown = sorted(str(key) for key in setup if key not in ("scores", "dealer", "hands_played"))
+    if unknown:
+        raise InvalidInputError(f"record field 'setup' has unknown keys: {', '.join(unknown)}")
+    scores = setup.get("scores", [0, 0])
+    if not isinstance(scores, list):
+        raise InvalidInputError(f"record field 'setup.scores' must be a list, got {scores!r}")
+    try:
+        return Game.new(
+            ruleset,
+            seed=seed,
+            scores=scores,
+            dealer=setup.get("dealer"),
+            hands_played=setup.get("hands_played", 0),
+        )
+    except JassError as exc:
+        raise InvalidInputError(f"record field 'setup': {exc}") from None
 
 
 def _closest_preset(ruleset: RuleSet) -> str:
@@ -307,8 +342,8 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
     The result is a :class:`~jass.Game` whose first hand is that hand (its dealer is the
     record's). Every card must be legal, and each complete trick's ``first``, ``win`` and
     ``points`` must be what the rules give; otherwise :class:`~jass.InvalidInputError` names
-    the trick, the card and the reason. ``ruleset`` (default ``SCHIEBER`` without an end)
-    gives the scoring options.
+    the trick, the card and the reason. ``ruleset`` (default ``SCHIEBER``) gives the scoring
+    options; the game starts from no points, with the record's dealer.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
@@ -353,10 +388,10 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
     forehand = (_kit_seat(dealer) + 1) & 3
     if not dealt[forehand]:
         raise InvalidInputError("jass-kit hands: the forehand holds no card")
-    base = (ruleset or SCHIEBER.evolve(target=10**9)).evolve(
-        first_hand_rule="MARKER_CARD", first_hand_marker=CardSet(dealt[forehand]).cards()[0]
-    )
-    game = Game.new(base, seed=0).deal(hands=[CardSet(bits) for bits in dealt])
+    if ruleset is not None and not isinstance(ruleset, RuleSet):
+        raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+    game = Game.new(ruleset or SCHIEBER, seed=0, dealer=_kit_seat(dealer))
+    game = game.deal(hands=[CardSet(bits) for bits in dealt])
     trump = data["trump"]
     # Older records mark a shoved choice with "tss": 1 instead of "forehand": 0.
     shoved = data.get("forehand", 0 if data.get("tss") == 1 else 1) == 0

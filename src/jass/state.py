@@ -181,10 +181,19 @@ class Game:
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         setup = _check_setup(ruleset, scores, dealer, hands_played)
-        ctx = HandContext(GameFacts.of(ruleset, seed, setup))
-        return _build(
-            ctx, NO_CREDITS, _DEAL, -1, _NO_HANDS, (), -1, (0, 0), (0, 0), setup.scores, None, ()
-        )
+        return _start(GameFacts.of(ruleset, seed, setup))
+
+    def initial_state(self) -> Game:
+        """The state this game started from: same rules, seed and set-up, before any action.
+
+        Replaying :attr:`history` on it gives this state again.
+
+        >>> g = Game.new(seed=3, scores=(100, 40)).deal().shove()
+        >>> start = g.initial_state()
+        >>> start.scores, start.apply(g.history[0]).apply(g.history[1]) == g
+        ((100, 40), True)
+        """
+        return _start(self._ctx.facts)
 
     def _evolve(self, **changes: Any) -> Game:
         """This state with some fields changed (for the transitions that are not hot)."""
@@ -1220,6 +1229,14 @@ def _trick_completed(
         plays,
     )
     return game._hand_completed() if completed == 9 else game
+
+
+def _start(facts: GameFacts) -> Game:
+    """A game before its first deal."""
+    return _build(
+        HandContext(facts), NO_CREDITS, _DEAL, -1, _NO_HANDS, (), -1, (0, 0), (0, 0),
+        facts.setup.scores, None, (),
+    )
 
 
 def _restore(fields: tuple[Any, ...], history: tuple[Action, ...]) -> Game:
