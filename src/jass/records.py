@@ -3,9 +3,9 @@
 A record holds the rule set (a preset's name plus the options that differ from it), the seed,
 the set-up (the scores, the first dealer and the hands played before, as given to
 :meth:`jass.Game.new`), and every action since the game began, the deals included. Loading
-replays every action through the rules, so a record that breaks a rule, or is malformed, is refused with an
-:class:`~jass.InvalidInputError` that names the field or the action and the reason; nothing is
-half-loaded.
+replays every action through the rules, so a record that breaks a rule, or is malformed, is
+refused with an :class:`~jass.InvalidInputError` that names the field or the action and the
+reason; nothing is half-loaded.
 
 >>> import jass
 >>> g = jass.Game.new(jass.rules.SCHIEBER_1000, seed=3).deal().shove().choose("hearts")
