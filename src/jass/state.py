@@ -292,13 +292,13 @@ class Game(ScoringSteps):
         legal = self._legal
         if legal is None:
             legal = legal_cards(hand, self._trick, ctx.contract, ctx.rules)
-        if not (legal >> card) & 1:
+        if not int.__and__(legal, 1 << card):
             self._refuse_card(card)
         game = object.__new__(Game)
         game._ctx = ctx
         game._ev = self._ev
         game._phase = _PLAY
-        left = _new_set(CardSet, (1 << card) ^ hand)
+        left = _new_set(CardSet, int.__xor__(hand, 1 << card))
         game._hands = (
             (left, hands[1], hands[2], hands[3])
             if seat == 0
