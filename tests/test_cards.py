@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import pickle
+import sys
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -29,7 +33,8 @@ bitmasks = st.integers(min_value=0, max_value=FULL)
 
 
 def bits_of(mask: int) -> frozenset[int]:
-    return frozenset(i for i in range(36) if mask >> i & 1)
+    bits = int(mask)  # a CardSet has no shifts
+    return frozenset(i for i in range(36) if bits >> i & 1)
 
 
 # --- Suit ---------------------------------------------------------------------------------
@@ -559,3 +564,317 @@ def test_parse_str_round_trip(x: int) -> None:
     assert CardSet([str(c) for c in cs]) == cs
     assert eval(repr(cs), EVAL_NAMESPACE) == cs  # noqa: S307
     assert hash(CardSet.parse(str(cs))) == hash(cs)
+
+
+# --- CardSet is a set, not a number -------------------------------------------------------
+
+aset = CardSet.parse("JH 9H AS")
+bset = CardSet.parse("AS 6C")
+JH = Card.parse("JH")
+SIX_C = Card.parse("6C")
+
+#: (name, operator, expected bits of aset op bset) for the four binary set operators.
+SET_OPERATORS: list[tuple[str, Callable[[Any, Any], Any]]] = [
+    ("|", operator.or_),
+    ("&", operator.and_),
+    ("-", operator.sub),
+    ("^", operator.xor),
+]
+FROZENSET_OPERATORS: dict[str, Callable[[frozenset[int], frozenset[int]], frozenset[int]]] = {
+    "|": operator.or_,
+    "&": operator.and_,
+    "-": operator.sub,
+    "^": operator.xor,
+}
+
+
+@pytest.mark.parametrize(("name", "op"), SET_OPERATORS, ids=[n for n, _ in SET_OPERATORS])
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        (aset, bset),  # two card sets
+        (aset, int(bset)),  # a plain int bitmask on the right
+        (int(aset), bset),  # ... or on the left (the reflected method)
+        (aset, SIX_C),  # a single card on the right
+        (SIX_C, aset),  # ... or on the left
+        (JH, aset),
+        (aset, JH),
+    ],
+    ids=["set-set", "set-int", "int-set", "set-card", "card-set", "card-in-set", "set-card-in"],
+)
+def test_set_operators_return_card_sets_from_either_side(
+    name: str, op: Callable[[Any, Any], Any], left: int, right: int
+) -> None:
+    def as_frozenset(value: int) -> frozenset[int]:
+        return frozenset({int(value)}) if isinstance(value, Card) else bits_of(value)
+
+    result = op(left, right)
+    assert type(result) is CardSet
+    assert bits_of(result) == FROZENSET_OPERATORS[name](as_frozenset(left), as_frozenset(right))
+
+
+def test_set_operators_with_cards_and_ints_by_example() -> None:
+    assert SIX_C | aset == aset | SIX_C == CardSet.parse("AS 9H JH 6C")
+    assert JH & aset == CardSet.parse("JH")
+    assert SIX_C & aset == CardSet()
+    assert SIX_C - aset == CardSet.parse("6C")
+    assert JH - aset == CardSet()
+    assert (1 << 36) - 1 - aset == ~aset
+    assert 0x1FF & aset == CardSet.parse("AS")  # a suit mask picks one suit
+    assert aset & ~0x1FF == CardSet.parse("9H JH")  # any int may intersect, negative too
+    result = aset
+    result -= JH
+    result |= SIX_C
+    assert result == CardSet.parse("AS 9H 6C")
+    assert type(result) is CardSet
+
+
+@pytest.mark.parametrize("op", [operator.or_, operator.xor, operator.sub])
+@pytest.mark.parametrize("bad", [-1, 1 << 36, "JH", 1.5, True, None])
+def test_set_operators_refuse_what_is_not_a_set_of_cards(
+    op: Callable[[Any, Any], Any], bad: Any
+) -> None:
+    with pytest.raises((InvalidInputError, TypeError)):
+        op(aset, bad)
+    if not isinstance(bad, (bool, float)):  # their own operators take a card set as an int
+        with pytest.raises((InvalidInputError, TypeError)):
+            op(bad, aset)
+
+
+#: Every arithmetic operation, with the card set on the left, on the right, or alone.
+ARITHMETIC: list[tuple[str, Callable[[], object]]] = [
+    ("set + set", lambda: aset + bset),
+    ("set + int", lambda: aset + 1),
+    ("int + set", lambda: 1 + aset),
+    ("card + set", lambda: JH + aset),
+    ("set + card", lambda: aset + JH),
+    ("set * int", lambda: aset * 2),
+    ("int * set", lambda: 2 * aset),
+    ("set / int", lambda: aset / 2),
+    ("int / set", lambda: 2 / aset),
+    ("set // int", lambda: aset // 2),
+    ("int // set", lambda: 2 // aset),
+    ("set % int", lambda: aset % 2),
+    ("int % set", lambda: 2 % aset),
+    ("divmod(set, int)", lambda: divmod(aset, 2)),
+    ("divmod(int, set)", lambda: divmod(2, aset)),
+    ("set ** int", lambda: aset**2),
+    ("int ** set", lambda: 2**aset),
+    ("pow(set, int, int)", lambda: pow(aset, 2, 5)),
+    ("set << int", lambda: aset << 1),
+    ("int << set", lambda: 1 << aset),
+    ("set >> card", lambda: aset >> JH),
+    ("int >> set", lambda: 1 >> aset),
+    ("-set", lambda: -aset),
+    ("+set", lambda: +aset),
+    ("abs(set)", lambda: abs(aset)),
+]
+
+
+@pytest.mark.parametrize("compute", [f for _, f in ARITHMETIC], ids=[n for n, _ in ARITHMETIC])
+def test_arithmetic_on_a_card_set_raises_type_error(compute: Callable[[], object]) -> None:
+    with pytest.raises(TypeError, match="CardSet does not support"):
+        compute()
+
+
+def test_arithmetic_messages_point_to_the_set_operation() -> None:
+    with pytest.raises(TypeError, match=r"use \| for a union"):
+        aset + bset
+    with pytest.raises(TypeError, match="use ~ for the complement"):
+        _ = -aset
+    with pytest.raises(TypeError, match="card in cards"):
+        aset >> JH
+    with pytest.raises(TypeError, match=r"int\(cards\)"):
+        aset * 2
+
+
+def test_sum_of_card_sets_raises_and_union_replaces_it() -> None:
+    hands = [CardSet.parse("JH 9H"), CardSet.parse("AS"), CardSet.parse("6C 7C")]
+    with pytest.raises(TypeError, match=r"CardSet\(\)\.union\(\*sets\)"):
+        sum(hands)
+    with pytest.raises(TypeError, match="CardSet does not support"):
+        sum(hands, CardSet())
+    assert CardSet().union(*hands) == CardSet.parse("JH 9H AS 6C 7C")
+    assert CardSet.union(*hands) == CardSet.parse("JH 9H AS 6C 7C")
+    assert CardSet().union() == CardSet()
+    assert functools.reduce(operator.or_, hands, CardSet()) == CardSet().union(*hands)
+
+
+def test_int_conversion_gives_the_bitmask_for_arithmetic() -> None:
+    assert int(aset) + int(bset) == int(aset) + int(bset)
+    assert type(int(aset)) is int
+    assert int(aset) >> int(JH) & 1 == 1
+    assert sum(int(h) for h in (aset, CardSet.parse("6C"))) == int(aset | SIX_C)
+    assert hex(CardSet.parse("7S 6S")) == "0x3"
+    assert [10, 20, 30, 40][CardSet.parse("7S")] == 30  # still an index, via __index__
+
+
+def test_subset_comparisons_by_example() -> None:
+    single = CardSet.parse("AS")
+    assert single < aset
+    assert single <= aset
+    assert aset > single
+    assert aset >= single
+    same = CardSet.parse("AS 9H JH")
+    assert aset <= same
+    assert aset >= same
+    assert not aset < same
+    assert not aset > same
+    assert not bset <= aset  # 6C is not in aset
+    assert not aset <= bset
+    assert not bset >= aset
+    assert CardSet() < aset
+    assert aset < CardSet.full()
+    # Not a total order: neither is a subset of the other.
+    assert not aset < bset
+    assert not aset > bset
+    assert aset != bset
+
+
+@pytest.mark.parametrize(
+    "other", [5, 0, int(aset), (1 << 36) - 1, JH, SIX_C], ids=lambda v: type(v).__name__ + str(v)
+)
+@pytest.mark.parametrize(
+    "compare",
+    [operator.lt, operator.le, operator.gt, operator.ge],
+    ids=["<", "<=", ">", ">="],
+)
+def test_ordering_a_card_set_against_an_int_or_a_card_raises(
+    compare: Callable[[Any, Any], bool], other: int
+) -> None:
+    with pytest.raises(TypeError, match="subset tests between card sets"):
+        compare(aset, other)
+    with pytest.raises(TypeError, match="subset tests between card sets"):
+        compare(other, aset)
+
+
+@pytest.mark.parametrize("other", [frozenset({1}), "JH", None, 1.5, True])
+def test_ordering_against_other_types_raises_type_error(other: object) -> None:
+    with pytest.raises(TypeError, match="subset tests between card sets"):
+        aset < other  # noqa: B015
+    with pytest.raises(TypeError, match="subset tests between card sets"):
+        aset >= other  # noqa: B015
+    if not isinstance(other, (bool, float)):  # their own comparisons take a card set as an int
+        with pytest.raises(TypeError):
+            other <= aset  # noqa: B015
+
+
+def test_error_names_the_card_or_the_int() -> None:
+    with pytest.raises(TypeError, match=r"the card JH: use `card in cards`"):
+        aset <= JH  # noqa: B015
+    with pytest.raises(TypeError, match=r"the int 7: use CardSet\(7\) for a bitmask"):
+        aset < 7  # noqa: B015
+
+
+def test_equality_with_a_plain_bitmask_still_holds() -> None:
+    assert aset == int(aset)
+    assert int(aset) == aset
+    assert aset != int(aset) + 1
+    assert hash(aset) == hash(int(aset))
+    assert aset != JH
+    assert CardSet.parse("JH") != JH
+
+
+def test_cards_keep_int_behaviour_among_themselves() -> None:
+    six_s, ace_c = Card.parse("6S"), Card.parse("AC")
+    assert six_s < ace_c
+    assert ace_c >= six_s
+    assert sorted([ace_c, JH, six_s]) == [six_s, JH, ace_c]
+    assert min(aset) == Card.parse("AS")
+    assert JH + 1 == 15
+    assert JH - 5 == 9
+    assert JH | 1 == 15
+    assert JH & 6 == 6
+    assert JH ^ 1 == 15
+    assert 1 << JH == 1 << 14
+    assert JH // 9 == 1
+    assert JH % 9 == 5
+
+
+def test_len_in_iteration_bool_and_hash_still_work() -> None:
+    assert len(aset) == 3
+    assert JH in aset
+    assert "JH" in aset
+    assert 14 in aset  # a card index
+    assert 36 not in aset
+    assert CardSet.parse("AS") not in aset  # a card set is not a card
+    assert list(aset) == [Card.parse("AS"), Card.parse("9H"), JH]
+    assert bool(aset)
+    assert not CardSet()
+    assert {aset: 1}[CardSet.parse("AS 9H JH")] == 1
+
+
+def test_a_card_set_is_still_a_bare_int() -> None:
+    assert isinstance(aset, int)
+    assert CardSet.__slots__ == ()
+    assert not hasattr(aset, "__dict__")
+    assert sys.getsizeof(CardSet((1 << 36) - 1)) == sys.getsizeof(CardSet(1 << 35))
+
+
+def test_named_set_methods() -> None:
+    assert aset.union(bset) == aset | bset
+    assert aset.union(["6C"], SIX_C, CardSet.parse("7C")) == aset | CardSet.parse("6C 7C")
+    assert aset.intersection(bset) == aset & bset
+    assert aset.intersection(bset, ["JH"]) == CardSet()
+    assert aset.difference(bset) == aset - bset
+    assert aset.difference(["JH"], JH) == CardSet.parse("AS 9H")
+    assert aset.symmetric_difference(bset) == aset ^ bset
+    assert CardSet.parse("JH").issubset(aset)
+    assert aset.issubset(aset)
+    assert not bset.issubset(aset)
+    assert aset.issuperset(["JH", "AS"])
+    assert aset.issuperset(JH)
+    assert not aset.issuperset(bset)
+    assert aset.isdisjoint(["6C", "7C"])
+    assert not aset.isdisjoint(bset)
+    for result in (
+        aset.union(bset),
+        aset.intersection(bset),
+        aset.difference(bset),
+        aset.symmetric_difference(bset),
+    ):
+        assert type(result) is CardSet
+
+
+def test_named_set_methods_refuse_bad_input() -> None:
+    with pytest.raises(InvalidInputError):
+        aset.union(["JH", "XX"])
+    with pytest.raises(InvalidInputError, match=r"CardSet\.parse"):
+        aset.issubset("JH 9H")
+    with pytest.raises(InvalidInputError):
+        aset.isdisjoint(cast(Any, 1 << 36))
+
+
+@given(bitmasks, bitmasks)
+def test_subset_tests_agree_with_frozensets(x: int, y: int) -> None:
+    a, b = CardSet(x), CardSet(y)
+    fa, fb = bits_of(x), bits_of(y)
+    assert (a < b) == (fa < fb)
+    assert (a <= b) == (fa <= fb)
+    assert (a > b) == (fa > fb)
+    assert (a >= b) == (fa >= fb)
+    assert (a == b) == (fa == fb)
+    assert a.issubset(b) == fa.issubset(fb)
+    assert a.issuperset(b) == fa.issuperset(fb)
+    assert a.isdisjoint(b) == fa.isdisjoint(fb)
+    assert a <= a | b
+    assert a & b <= a
+
+
+@given(bitmasks, bitmasks, bitmasks)
+def test_named_methods_and_reflected_operators_agree_with_frozensets(
+    x: int, y: int, z: int
+) -> None:
+    a, b, c = CardSet(x), CardSet(y), CardSet(z)
+    fa, fb, fc = bits_of(x), bits_of(y), bits_of(z)
+    assert bits_of(a.union(b, c)) == fa.union(fb, fc)
+    assert bits_of(a.intersection(b, c)) == fa.intersection(fb, fc)
+    assert bits_of(a.difference(b, c)) == fa.difference(fb, fc)
+    assert bits_of(a.symmetric_difference(b)) == fa.symmetric_difference(fb)
+    # aset plain bitmask on the left gives the same set as a card set there.
+    assert x | b == a | b
+    assert x & b == a & b
+    assert x - b == a - b
+    assert x ^ b == a ^ b
+    for result in (x | b, x & b, x - b, x ^ b):
+        assert type(result) is CardSet

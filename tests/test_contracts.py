@@ -4,11 +4,23 @@ from __future__ import annotations
 
 import copy
 import pickle
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from jass import Card, CardSet, Contract, ContractKind, InvalidInputError, Rank, Suit
+from jass import (
+    CARDS,
+    Card,
+    CardSet,
+    Contract,
+    ContractKind,
+    InvalidInputError,
+    Rank,
+    Suit,
+    trick_winner,
+)
 
 HEARTS = Contract.trump(Suit.HEARTS)
 SPADES = Contract.trump(Suit.SPADES)
@@ -237,6 +249,134 @@ def test_off_suit_card_cannot_win_without_trumps() -> None:
         # led hearts: an ace or six of diamonds never beats the lowest heart
         assert not contract.beats(card("AD"), card("6H"), Suit.HEARTS)
         assert not contract.beats(card("6D"), card("AH"), Suit.HEARTS)
+
+
+# --- strength order (by_strength, strongest, weakest, strength) -------------------------------
+
+ALL_SEVEN = Contract.all()
+SEVEN_IDS = [c.name for c in ALL_SEVEN]
+
+
+def expected_ranking(contract: Contract) -> list[str]:
+    """The deck strongest first, written out from RULES.md R2.1 (not from the tables)."""
+    trump = contract.trump_suit
+    plain = UP_ORDER if contract is UNDENUFE else DOWN_ORDER  # Misère plays as Obenabe
+    names = [rank + trump.letter for rank in TRUMP_ORDER] if trump is not None else []
+    for rank in plain:  # then place by place, equal places in suit order S H D C
+        names += [rank + suit.letter for suit in Suit if suit is not trump]
+    return names
+
+
+@pytest.mark.parametrize("contract", ALL_SEVEN, ids=SEVEN_IDS)
+def test_by_strength_of_the_whole_deck(contract: Contract) -> None:
+    ranking = contract.by_strength(CardSet.full())
+    assert [str(c) for c in ranking] == expected_ranking(contract)
+    assert all(type(c) is Card for c in ranking)
+    strengths = [contract.strength(c) for c in ranking]
+    assert strengths == sorted(strengths, reverse=True)
+
+
+def test_by_strength_examples() -> None:
+    hand = CardSet.parse("AS 6H 9H JH KD 10C")
+    assert [str(c) for c in HEARTS.by_strength(hand)] == ["JH", "9H", "6H", "AS", "KD", "10C"]
+    assert [str(c) for c in OBENABE.by_strength(hand)] == ["AS", "KD", "JH", "10C", "9H", "6H"]
+    assert [str(c) for c in UNDENUFE.by_strength(hand)] == ["6H", "9H", "10C", "JH", "KD", "AS"]
+    assert HEARTS.strongest(hand) == card("JH")
+    assert HEARTS.weakest(hand) == card("10C")
+    assert OBENABE.strongest(hand) == card("AS")
+    assert UNDENUFE.strongest(hand) == card("6H")
+    assert UNDENUFE.weakest(hand) == card("AS")
+    # The Buur beats the Nell, the Nell the trump Ace; a lone trump 6 beats a plain Ace.
+    assert CLUBS.strongest("9C AC JC") == card("JC")
+    assert CLUBS.strongest("9C AC") == card("9C")
+    assert CLUBS.strongest("6C AS AH AD") == card("6C")
+
+
+def test_equal_strength_keeps_suit_order() -> None:
+    aces = CardSet.parse("AC AH AD AS")
+    assert [str(c) for c in OBENABE.by_strength(aces)] == ["AS", "AH", "AD", "AC"]
+    assert OBENABE.strongest(aces) == card("AS")
+    assert OBENABE.weakest(aces) == card("AC")
+    assert len({OBENABE.strength(c) for c in aces}) == 1
+    assert [str(c) for c in SPADES.by_strength(aces)] == ["AS", "AH", "AD", "AC"]
+
+
+def test_misere_ranks_as_obenabe() -> None:
+    full = CardSet.full()
+    assert Contract.MISERE.by_strength(full) == OBENABE.by_strength(full)
+
+
+@pytest.mark.parametrize("contract", ALL_SEVEN, ids=SEVEN_IDS)
+def test_strength_agrees_with_trick_winner_on_every_pair(contract: Contract) -> None:
+    """An independent check: two-card tricks decide which of two cards is stronger."""
+    strength = contract.strength
+    trump = contract.trump_suit
+    for a in CARDS:
+        for b in CARDS:
+            if a == b:
+                continue
+            a_over_b = trick_winner([b, a], contract) == 1  # b leads, a follows
+            if a.suit is b.suit or trump in (a.suit, b.suit):
+                # Comparable in a trick: the stronger one takes it whoever leads.
+                assert (strength(a) > strength(b)) is a_over_b
+                assert (strength(a) > strength(b)) is (trick_winner([a, b], contract) == 0)
+            else:
+                # Two plain suits: the card led wins; strength compares places in the suits,
+                # as a against the card of b's rank in a's suit.
+                assert not a_over_b
+                proxy = Card.of(a.suit, b.rank)
+                if proxy == a:
+                    assert strength(a) == strength(b)
+                else:
+                    assert (strength(a) > strength(b)) is (trick_winner([proxy, a], contract) == 1)
+
+
+@given(st.integers(min_value=0, max_value=(1 << 36) - 1), st.sampled_from(ALL_SEVEN))
+def test_by_strength_filters_the_deck_ranking(mask: int, contract: Contract) -> None:
+    cards = CardSet(mask)
+    ranking = contract.by_strength(cards)
+    assert ranking == tuple(c for c in contract.by_strength(CardSet.full()) if c in cards)
+    assert CardSet(ranking) == cards
+    assert contract.by_strength(list(cards)) == ranking
+    assert contract.by_strength([str(c) for c in reversed(ranking)]) == ranking
+    if cards:
+        assert contract.strongest(cards) == ranking[0]
+        assert contract.weakest(cards) == ranking[-1]
+        assert contract.strength(ranking[0]) == max(contract.strength(c) for c in cards)
+        assert contract.strength(ranking[-1]) == min(contract.strength(c) for c in cards)
+
+
+def test_strength_input_forms() -> None:
+    assert HEARTS.by_strength("9H JH") == (card("JH"), card("9H"))
+    assert HEARTS.by_strength([card("9H"), "JH"]) == (card("JH"), card("9H"))
+    assert HEARTS.by_strength(c for c in CardSet.parse("9H JH")) == (card("JH"), card("9H"))
+    assert HEARTS.by_strength(CardSet()) == ()
+    assert HEARTS.by_strength("") == ()
+    assert HEARTS.strength(card("JH")) == HEARTS.strength("jh") == 18
+    assert HEARTS.strength(cast(Any, 14)) == 18  # a card index, as everywhere
+    assert HEARTS.strongest([card("6S")]) == card("6S")
+
+
+@pytest.mark.parametrize("method", ["strongest", "weakest"])
+def test_strongest_and_weakest_of_no_cards_raise(method: str) -> None:
+    with pytest.raises(InvalidInputError, match="at least one card") as info:
+        getattr(HEARTS, method)(CardSet())
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("bad", ["JH JH", "JH XX", ["JH", "jh"], [36]])
+def test_strength_refuses_bad_cards(bad: Any) -> None:
+    with pytest.raises(InvalidInputError):
+        HEARTS.by_strength(bad)
+    with pytest.raises(InvalidInputError):
+        HEARTS.strongest(bad)
+
+
+def test_strength_of_a_bad_card_raises() -> None:
+    with pytest.raises(InvalidInputError):
+        HEARTS.strength("XX")
+    with pytest.raises(InvalidInputError):
+        HEARTS.strength(cast(Any, 36))
 
 
 # --- point tables (R2.2, R2.3) -------------------------------------------------------------

@@ -449,3 +449,17 @@ def forehand_game(ruleset: RuleSet, hands: Sequence[CardSet]) -> Game:
         if probe.to_move is not None and int(probe.to_move) == 0:
             return probe
     raise AssertionError("no seed makes seat 0 the forehand")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_play_out_takes_card_sets_as_well_as_int_masks(seed: int) -> None:
+    # Before card sets refused arithmetic, the random loop read CardSet hands wrongly
+    # (``legal - 1`` was a set difference), so the result depended on the type of the hands.
+    game = Game.new(seed=seed).deal().choose(Contract.OBENABE)
+    assert game.to_move is not None
+    leader = int(game.to_move)
+    as_sets = play_out(list(game.hands), Contract.OBENABE, leader, rng=random.Random(seed))
+    as_ints = play_out(
+        [int(h) for h in game.hands], Contract.OBENABE, leader, rng=random.Random(seed)
+    )
+    assert as_sets == as_ints

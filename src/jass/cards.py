@@ -2,7 +2,9 @@
 
 A :class:`Card` is a small int, ``9 * suit + rank``, and a :class:`CardSet` is an int bitmask
 with bit ``card`` set for each card it holds, in the spirit of python-chess. Both are ``int``
-subclasses, so bot code may use plain integer arithmetic on them in hot loops.
+subclasses, so they cost no more than an int. A card set behaves as a set, not as a number: its
+operators are the set operators and subset tests, and arithmetic on it raises ``TypeError``.
+Code that wants integer arithmetic in a hot loop works on ``int(cards)``, the plain bitmask.
 
 The engine works in French suits (``S H D C``); the Swiss-German names are a display layer
 whose suit pairing is disputed (RULES.md R1.4), hence :class:`SuitPairing`.
@@ -15,13 +17,13 @@ CardSet.parse('AS 9H JH')
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Iterator
-from typing import Final, SupportsIndex
+from typing import Final, NoReturn, SupportsIndex
 
 from typing_extensions import Self
 
+from jass._suits import _RANK_LABELS, _RANK_WORDS, _SUIT_WORDS, Rank, Suit, SuitPairing
 from jass.errors import InvalidInputError
 
 __all__ = [
@@ -37,181 +39,6 @@ __all__ = [
 ]
 
 
-class Suit(enum.IntEnum):
-    """The four French suits, in the order of their letters ``S H D C``.
-
-    >>> Suit.HEARTS.letter, Suit.HEARTS.symbol, Suit.parse("herz")
-    ('H', '♥', <Suit.HEARTS: 1>)
-    """
-
-    SPADES = 0
-    HEARTS = 1
-    DIAMONDS = 2
-    CLUBS = 3
-
-    @property
-    def letter(self) -> str:
-        """The one-letter French name: ``S``, ``H``, ``D`` or ``C``.
-
-        >>> Suit.CLUBS.letter
-        'C'
-        """
-        return "SHDC"[self]
-
-    @property
-    def symbol(self) -> str:
-        """The Unicode suit symbol.
-
-        >>> Suit.DIAMONDS.symbol
-        '♦'
-        """
-        return "♠♥♦♣"[self]
-
-    @property
-    def german_name(self) -> str:
-        """The French suit's name as used in Switzerland (Schaufel, Herz, Ecken, Kreuz).
-
-        >>> Suit.DIAMONDS.german_name
-        'Ecken'
-        """
-        return ("Schaufel", "Herz", "Ecken", "Kreuz")[self]
-
-    def swiss_name(self, pairing: SuitPairing | str | None = None) -> str:
-        """The Swiss-German suit that corresponds to this suit under ``pairing``.
-
-        >>> Suit.CLUBS.swiss_name(), Suit.CLUBS.swiss_name(SuitPairing.WIKIPEDIA)
-        ('Schellen', 'Eicheln')
-        """
-        return SuitPairing.parse(pairing).swiss_names[self]
-
-    @classmethod
-    def parse(cls, text: str) -> Suit:
-        """Parse a suit from its letter, symbol, English, German or Swiss name.
-
-        Swiss names are read under the ``SWISSLOS`` pairing.
-
-        >>> Suit.parse("S"), Suit.parse("♣"), Suit.parse("Rosen")
-        (<Suit.SPADES: 0>, <Suit.CLUBS: 3>, <Suit.HEARTS: 1>)
-        """
-        suit = _SUIT_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
-        if suit is None:
-            raise InvalidInputError(f"cannot parse suit {text!r}")
-        return suit
-
-    def __str__(self) -> str:
-        return self.letter
-
-
-class SuitPairing(enum.Enum):
-    """Which Swiss suit stands for which French suit (RULES.md R1.4, option ``suit_pairing``).
-
-    The value lists the Swiss suit for ♠, ♥, ♦, ♣.
-
-    >>> SuitPairing.SWISSLOS.swiss_names
-    ('Schilten', 'Rosen', 'Eicheln', 'Schellen')
-    """
-
-    SWISSLOS = ("Schilten", "Rosen", "Eicheln", "Schellen")
-    WIKIPEDIA = ("Schilten", "Rosen", "Schellen", "Eicheln")
-    PARLETT = ("Rosen", "Schilten", "Schellen", "Eicheln")
-
-    @property
-    def swiss_names(self) -> tuple[str, str, str, str]:
-        """The Swiss suit names for ♠, ♥, ♦, ♣ under this pairing.
-
-        >>> SuitPairing.PARLETT.swiss_names[Suit.HEARTS]
-        'Schilten'
-        """
-        names: tuple[str, str, str, str] = self.value
-        return names
-
-    @classmethod
-    def parse(cls, pairing: SuitPairing | str | None) -> SuitPairing:
-        """A pairing from its name (any case); ``None`` is the default, ``SWISSLOS``.
-
-        >>> SuitPairing.parse("parlett"), SuitPairing.parse(None)
-        (<SuitPairing.PARLETT: ...>, <SuitPairing.SWISSLOS: ...>)
-        """
-        if pairing is None:
-            return cls.SWISSLOS
-        if isinstance(pairing, cls):
-            return pairing
-        if isinstance(pairing, str) and pairing.strip().upper() in cls.__members__:
-            return cls[pairing.strip().upper()]
-        names = ", ".join(cls.__members__)
-        raise InvalidInputError(f"unknown suit pairing {pairing!r}; pairings: {names}")
-
-
-class Rank(enum.IntEnum):
-    """The nine ranks in natural order, 6 lowest and Ace highest.
-
-    The natural order is the sequence order of Weis; the trick-taking order depends on the
-    contract (see :mod:`jass.contracts`).
-
-    >>> Rank.parse("10") is Rank.parse("T") is Rank.TEN, Rank.JACK.swiss_name
-    (True, 'Under')
-    """
-
-    SIX = 0
-    SEVEN = 1
-    EIGHT = 2
-    NINE = 3
-    TEN = 4
-    JACK = 5
-    QUEEN = 6
-    KING = 7
-    ACE = 8
-
-    @property
-    def label(self) -> str:
-        """The French short name: ``6`` … ``10``, ``J``, ``Q``, ``K``, ``A``.
-
-        >>> Rank.QUEEN.label
-        'Q'
-        """
-        return _RANK_LABELS[self]
-
-    @property
-    def swiss_name(self) -> str:
-        """The Swiss-German name: 6 … 9, Banner, Under, Ober, König, Ass.
-
-        >>> Rank.TEN.swiss_name, Rank.QUEEN.swiss_name
-        ('Banner', 'Ober')
-        """
-        return ("6", "7", "8", "9", "Banner", "Under", "Ober", "König", "Ass")[self]
-
-    @classmethod
-    def parse(cls, text: str) -> Rank:
-        """Parse a rank: ``6``-``10``, ``T``, ``J``, ``Q``, ``K``, ``A`` (any case).
-
-        >>> Rank.parse("k")
-        <Rank.KING: 7>
-        """
-        rank = _RANK_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
-        if rank is None:
-            raise InvalidInputError(f"cannot parse rank {text!r}")
-        return rank
-
-    def __str__(self) -> str:
-        return self.label
-
-
-_RANK_LABELS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_RANK_WORDS: Final[dict[str, Rank]] = {
-    label.casefold(): Rank(i) for i, label in enumerate(_RANK_LABELS)
-}
-_RANK_WORDS.update({"t": Rank.TEN, "banner": Rank.TEN, "under": Rank.JACK, "ober": Rank.QUEEN})
-_RANK_WORDS.update({"ass": Rank.ACE, "as": Rank.ACE, "könig": Rank.KING, "koenig": Rank.KING})
-_SUIT_WORDS: Final[dict[str, Suit]] = {}
-for _suit in Suit:
-    for _word in (_suit.letter, _suit.symbol, _suit.name, _suit.german_name):
-        _SUIT_WORDS[_word.casefold()] = _suit
-    _SUIT_WORDS[_suit.name.casefold().rstrip("s")] = _suit
-    _swiss = SuitPairing.SWISSLOS.swiss_names[_suit].casefold()
-    _SUIT_WORDS[_swiss] = _SUIT_WORDS[_swiss.removesuffix("n")] = _suit  # Rosen and Rose
-_SUIT_WORDS.update({"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS})
-_SUIT_WORDS.update({"pik": Suit.SPADES, "karo": Suit.DIAMONDS})
-
 # Rank token then suit token, or suit symbol then rank ("♥J").
 _CARD_RE: Final = re.compile(r"^(10|[0-9]|[a-z])([shdc♠♥♦♣♤♡♢♧])$|^([♠♥♦♣♤♡♢♧])(10|[0-9]|[a-z])$")
 
@@ -220,10 +47,15 @@ class Card(int):
     """One of the 36 cards, stored as the int ``9 * suit + rank``.
 
     Use :meth:`parse`, :meth:`of` or the table :data:`CARDS`; ``Card(n)`` takes an index 0-35.
+    Cards compare and sort by index. Next to a :class:`CardSet`, a card counts as the set of
+    that one card: ``card | cards`` is a card set, and ``card + cards`` or ``card < cards``
+    raise :class:`TypeError`, as they do with the card set on the left.
 
     >>> c = Card.of(Suit.HEARTS, Rank.JACK)
     >>> c, int(c), c.suit, c.rank, str(c)
     (Card.parse('JH'), 14, <Suit.HEARTS: 1>, <Rank.JACK: 5>, 'JH')
+    >>> c | CardSet.parse("AS"), c in CardSet.parse("JH 9H")
+    (CardSet.parse('AS JH'), True)
     """
 
     __slots__ = ()
@@ -246,6 +78,36 @@ class Card(int):
         return True if isinstance(other, CardSet) else int.__ne__(self, other)
 
     __hash__ = int.__hash__
+
+    # With a card set on the right, let the card set answer: ``card | cards`` is a union, and
+    # ``card + cards`` or ``card < cards`` raise TypeError instead of doing int arithmetic.
+
+    def __or__(self, other: int) -> int:
+        return NotImplemented if isinstance(other, CardSet) else _or(self, other)
+
+    def __and__(self, other: int) -> int:
+        return NotImplemented if isinstance(other, CardSet) else _and(self, other)
+
+    def __xor__(self, other: int) -> int:
+        return NotImplemented if isinstance(other, CardSet) else _xor(self, other)
+
+    def __sub__(self, other: int) -> int:
+        return NotImplemented if isinstance(other, CardSet) else int.__sub__(self, other)
+
+    def __add__(self, other: int) -> int:
+        return NotImplemented if isinstance(other, CardSet) else int.__add__(self, other)
+
+    def __lt__(self, other: int) -> bool:
+        return NotImplemented if isinstance(other, CardSet) else int.__lt__(self, other)
+
+    def __le__(self, other: int) -> bool:
+        return NotImplemented if isinstance(other, CardSet) else int.__le__(self, other)
+
+    def __gt__(self, other: int) -> bool:
+        return NotImplemented if isinstance(other, CardSet) else int.__gt__(self, other)
+
+    def __ge__(self, other: int) -> bool:
+        return NotImplemented if isinstance(other, CardSet) else int.__ge__(self, other)
 
     @classmethod
     def of(cls, suit: Suit, rank: Rank) -> Card:
@@ -356,9 +218,31 @@ _FULL: Final = (1 << 36) - 1
 class CardSet(int):
     """An immutable set of cards, stored as an int bitmask (bit ``i`` is card ``i``).
 
-    It iterates in canonical order (by suit ``S H D C``, then by natural rank), and supports
-    ``len``, ``in``, ``|``, ``&``, ``-`` (difference), ``^``, ``==`` and ``hash``. Since it is an
-    ``int``, it equals the plain bitmask with the same bits.
+    It behaves like a :class:`frozenset` of cards. It iterates in canonical order (by suit
+    ``S H D C``, then by natural rank; for the trick-taking order of a contract see
+    :meth:`Contract.by_strength() <jass.Contract.by_strength>`) and supports ``len``, ``in``
+    (a card, a card name or an index), ``==``, ``hash`` and ``bool``.
+
+    The set operators ``|`` (union), ``&`` (intersection), ``-`` (difference) and ``^``
+    (symmetric difference) return a :class:`CardSet`, with the card set on either side. The
+    other operand may be a card set, a single :class:`Card`, or a plain int bitmask (of 36
+    bits; ``&`` takes any int, as in ``hand & ~trumps``). ``~`` is the complement within the
+    36-card deck. :meth:`union`, :meth:`intersection`, :meth:`difference`,
+    :meth:`symmetric_difference`, :meth:`issubset`, :meth:`issuperset` and :meth:`isdisjoint`
+    also take iterables of cards or card names, as :class:`frozenset`'s methods do.
+
+    ``<``, ``<=``, ``>`` and ``>=`` are the proper-subset, subset, proper-superset and superset
+    tests of :class:`frozenset`. Both sides must be card sets: comparing with a plain int, a
+    :class:`Card` or anything else raises :class:`TypeError` (use ``CardSet(mask)`` for a
+    bitmask, or ``card in cards``). Equality is different: a card set equals the plain int
+    bitmask with the same bits (and never a :class:`Card`).
+
+    A card set is not a number: ``+``, ``*``, ``/``, ``//``, ``%``, ``divmod``, ``**``, the
+    shifts ``<<`` and ``>>``, unary ``-`` and ``+`` and ``abs`` raise :class:`TypeError`, also
+    with the card set on the right, so ``sum(sets)`` raises too: use ``|``, or
+    ``CardSet().union(*sets)``. ``int(cards)`` is the bitmask, for code that wants integer
+    arithmetic. (A ``float`` or ``bool`` on the left of an operator is the one exception
+    Python leaves no way to catch: its own method treats the card set as an int.)
 
     >>> hand = CardSet.parse("JH 9H AS")
     >>> len(hand), Card.parse("9H") in hand, list(hand)
@@ -367,6 +251,13 @@ class CardSet(int):
     ('9H JH', True)
     >>> CardSet([Card.parse("6C")]) | CardSet.parse("7C")
     CardSet.parse('6C 7C')
+    >>> CardSet.parse("AS") < hand, hand <= hand, hand < hand, CardSet.parse("AS 6C") <= hand
+    (True, True, False, False)
+    >>> hand + CardSet.parse("6C")
+    Traceback (most recent call last):
+    ...
+    TypeError: CardSet does not support +: use | for a union (and CardSet().union(*sets) \
+for sum(sets))
     """
 
     __slots__ = ()
@@ -432,32 +323,105 @@ class CardSet(int):
         """
         if not isinstance(suit, Suit):
             raise InvalidInputError(f"{suit!r} is not a Suit")
-        return int.__new__(CardSet, self & SUIT_MASKS[suit])
+        return _new(CardSet, _and(self, SUIT_MASKS[suit]))
 
     def cards(self) -> tuple[Card, ...]:
         """The cards as a tuple, in canonical order (fast: three table lookups).
 
+        The order is by suit, then natural rank; for the trick-taking order of a contract use
+        :meth:`Contract.by_strength() <jass.Contract.by_strength>`.
+
         >>> CardSet.parse("AS 6H").cards()
         (Card.parse('AS'), Card.parse('6H'))
         """
-        # int & CardSet runs int.__and__: no CardSet is made on the way.
-        return _LOW[0xFFF & self] + _MIDDLE[(self >> 12) & 0xFFF] + _HIGH[self >> 24]
+        bits = int(self)
+        return _LOW[bits & 0xFFF] + _MIDDLE[bits >> 12 & 0xFFF] + _HIGH[bits >> 24]
+
+    def union(self, *others: CardSet | Card | Iterable[Card | str]) -> CardSet:
+        """The cards in this set or in any of ``others`` (like ``|``).
+
+        Each of ``others`` may be a card set, a card, or an iterable of cards or card names.
+        ``CardSet().union(*sets)`` is the union of any number of sets (where ``sum`` raises).
+
+        >>> CardSet().union(CardSet.parse("JH"), ["9H", "AS"], Card.parse("6C"))
+        CardSet.parse('AS 9H JH 6C')
+        """
+        bits = int(self)
+        for other in others:
+            bits |= _bits_of(other)
+        return _new(CardSet, bits)
+
+    def intersection(self, *others: CardSet | Card | Iterable[Card | str]) -> CardSet:
+        """The cards in this set and in every one of ``others`` (like ``&``).
+
+        >>> CardSet.parse("JH 9H AS").intersection(["AS", "9H", "6C"], CardSet.parse("AS"))
+        CardSet.parse('AS')
+        """
+        bits = int(self)
+        for other in others:
+            bits &= _bits_of(other)
+        return _new(CardSet, bits)
+
+    def difference(self, *others: CardSet | Card | Iterable[Card | str]) -> CardSet:
+        """The cards in this set and in none of ``others`` (like ``-``).
+
+        >>> CardSet.parse("JH 9H AS").difference(["AS"], Card.parse("9H"))
+        CardSet.parse('JH')
+        """
+        bits = int(self)
+        for other in others:
+            bits &= ~_bits_of(other)
+        return _new(CardSet, bits)
+
+    def symmetric_difference(self, other: CardSet | Card | Iterable[Card | str]) -> CardSet:
+        """The cards in exactly one of this set and ``other`` (like ``^``).
+
+        >>> CardSet.parse("JH 9H").symmetric_difference(["9H", "AS"])
+        CardSet.parse('AS JH')
+        """
+        return _new(CardSet, int(self) ^ _bits_of(other))
+
+    def issubset(self, other: CardSet | Card | Iterable[Card | str]) -> bool:
+        """Whether every card of this set is in ``other`` (like ``<=``).
+
+        >>> CardSet.parse("JH").issubset(["JH", "9H"]), CardSet.parse("JH AS").issubset(["JH"])
+        (True, False)
+        """
+        return not int(self) & ~_bits_of(other)
+
+    def issuperset(self, other: CardSet | Card | Iterable[Card | str]) -> bool:
+        """Whether every card of ``other`` is in this set (like ``>=``).
+
+        >>> CardSet.parse("JH 9H").issuperset(["9H"]), CardSet.parse("JH").issuperset(["AS"])
+        (True, False)
+        """
+        return not _bits_of(other) & ~int(self)
+
+    def isdisjoint(self, other: CardSet | Card | Iterable[Card | str]) -> bool:
+        """Whether this set and ``other`` have no card in common.
+
+        >>> CardSet.parse("JH 9H").isdisjoint(["AS", "6C"]), CardSet.parse("JH").isdisjoint(["JH"])
+        (True, False)
+        """
+        return not int(self) & _bits_of(other)
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards())
 
     def __len__(self) -> int:
-        return int(self).bit_count()
+        return self.bit_count()
 
     def __contains__(self, card: object) -> bool:
+        if isinstance(card, Card):
+            return bool(_and(self, 1 << card))
         if isinstance(card, str):
             card = Card.parse(card)
         if isinstance(card, int) and not isinstance(card, (bool, CardSet)) and 0 <= card < 36:
-            return bool(self >> card & 1)
+            return bool(_and(self, 1 << card))
         return False
 
     def __bool__(self) -> bool:
-        return int(self) != 0
+        return self.bit_length() != 0
 
     def __eq__(self, other: object) -> bool:
         # A card set equals its plain int bitmask, but never a Card.
@@ -468,24 +432,109 @@ class CardSet(int):
 
     __hash__ = int.__hash__
 
+    # Subset tests, as for frozenset. Against any other int they raise: returning NotImplemented
+    # would let int's numeric comparison answer instead.
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return _not_comparable(other)
+        return not _and(self, ~int(other))
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return _not_comparable(other)
+        return not _and(self, ~int(other)) and int(self) != int(other)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return _not_comparable(other)
+        return not _and(other, ~int(self))
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, CardSet):
+            return _not_comparable(other)
+        return not _and(other, ~int(self)) and int(self) != int(other)
+
+    # Set operators; the plain int methods do the work, so they stay cheap.
+
     def __or__(self, other: object) -> CardSet:
-        bits = _operand(other, strict=True)
-        return int.__new__(CardSet, int.__or__(self, bits))
+        if other.__class__ is CardSet:
+            return _new(CardSet, _or(self, other))
+        return _new(CardSet, _or(self, _operand(other, strict=True)))
 
     def __and__(self, other: object) -> CardSet:
-        bits = _operand(other, strict=False)
-        return int.__new__(CardSet, int.__and__(self, bits))
+        cls = other.__class__
+        if cls is CardSet or cls is int:  # any int mask may intersect, e.g. hand & ~trumps
+            return _new(CardSet, _and(self, other))  # type: ignore[arg-type]
+        return _new(CardSet, _and(self, _operand(other, strict=False)))
 
     def __xor__(self, other: object) -> CardSet:
-        bits = _operand(other, strict=True)
-        return int.__new__(CardSet, int.__xor__(self, bits))
+        if other.__class__ is CardSet:
+            return _new(CardSet, _xor(self, other))
+        return _new(CardSet, _xor(self, _operand(other, strict=True)))
 
     def __sub__(self, other: object) -> CardSet:
-        bits = _operand(other, strict=True)
-        return int.__new__(CardSet, int(self) & ~bits)
+        if other.__class__ is CardSet:
+            return _new(CardSet, _and(self, ~int(other)))
+        return _new(CardSet, _and(self, ~_operand(other, strict=True)))
+
+    __ror__ = __or__
+    __rand__ = __and__
+    __rxor__ = __xor__
+
+    def __rsub__(self, other: object) -> CardSet:
+        return _new(CardSet, _operand(other, strict=True) & ~int(self))
 
     def __invert__(self) -> CardSet:
-        return int.__new__(CardSet, _FULL ^ int(self))
+        return _new(CardSet, _xor(self, _FULL))
+
+    # A card set is not a number: arithmetic raises, in both directions (sum() calls 0 + set).
+
+    def __add__(self, other: object) -> NoReturn:
+        raise _not_a_number("+")
+
+    def __mul__(self, other: object) -> NoReturn:
+        raise _not_a_number("*")
+
+    def __truediv__(self, other: object) -> NoReturn:
+        raise _not_a_number("/")
+
+    def __floordiv__(self, other: object) -> NoReturn:
+        raise _not_a_number("//")
+
+    def __mod__(self, other: object) -> NoReturn:
+        raise _not_a_number("%")
+
+    def __divmod__(self, other: object) -> NoReturn:
+        raise _not_a_number("divmod()")
+
+    def __pow__(self, other: object, modulo: object = None) -> NoReturn:
+        raise _not_a_number("**")
+
+    def __lshift__(self, other: object) -> NoReturn:
+        raise _not_a_number("<<")
+
+    def __rshift__(self, other: object) -> NoReturn:
+        raise _not_a_number(">>")
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+    __rtruediv__ = __truediv__
+    __rfloordiv__ = __floordiv__
+    __rmod__ = __mod__
+    __rdivmod__ = __divmod__
+    __rpow__ = __pow__
+    __rlshift__ = __lshift__
+    __rrshift__ = __rshift__
+
+    def __neg__(self) -> NoReturn:
+        raise _not_a_number("unary -")
+
+    def __pos__(self) -> NoReturn:
+        raise _not_a_number("unary +")
+
+    def __abs__(self) -> NoReturn:
+        raise _not_a_number("abs()")
 
     def __str__(self) -> str:
         return " ".join(_CARD_NAMES[c] for c in self)
@@ -497,12 +546,50 @@ class CardSet(int):
         return format(str(self), spec)
 
 
+_new: Final = int.__new__
+_and: Final = int.__and__
+_or: Final = int.__or__
+_xor: Final = int.__xor__
+
+_HINTS: Final = {
+    "+": "use | for a union (and CardSet().union(*sets) for sum(sets))",
+    "unary -": "use ~ for the complement",
+    "<<": "use `card in cards` to test a card, or int(cards) for the bitmask",
+    ">>": "use `card in cards` to test a card, or int(cards) for the bitmask",
+}
+
+
+def _not_a_number(operation: str) -> TypeError:
+    """The error for arithmetic on a card set."""
+    hint = _HINTS.get(operation, "a card set is not a number; int(cards) is its bitmask")
+    return TypeError(f"CardSet does not support {operation}: {hint}")
+
+
+def _not_comparable(other: object) -> NoReturn:
+    """Refuse to order a card set against anything but a card set.
+
+    Raised here, even for types that cannot compare with an int: returning NotImplemented
+    would let an int's or a float's numeric comparison answer instead.
+    """
+    if isinstance(other, Card):
+        what = f"the card {other}: use `card in cards` to test a card"
+    elif isinstance(other, int) and not isinstance(other, bool):
+        what = f"the int {other!r}: use CardSet({other!r}) for a bitmask, or int(cards) for numbers"
+    else:
+        what = f"{type(other).__name__} {other!r}"
+    raise TypeError(f"card set comparisons are subset tests between card sets, not with {what}")
+
+
 def _operand(other: object, *, strict: bool) -> int:
     """The bitmask of a set operand: a card set, a card, or an int bitmask.
 
     Any int mask may intersect a set (``&``, e.g. ``hand & ~trumps``); other operators need a
     36-bit mask (``strict``).
     """
+    if other.__class__ is int:
+        if strict and not 0 <= other <= _FULL:
+            raise InvalidInputError(f"{other!r} is not a set of cards (a bitmask of 36 bits)")
+        return other
     if isinstance(other, Card):
         return 1 << other
     if isinstance(other, bool) or not isinstance(other, int):
@@ -510,7 +597,14 @@ def _operand(other: object, *, strict: bool) -> int:
         raise InvalidInputError(f"{other!r} is not a card or a set of cards")
     if strict and not 0 <= other <= _FULL:
         raise InvalidInputError(f"{other!r} is not a set of cards (a bitmask of 36 bits)")
-    return other
+    return int(other)
+
+
+def _bits_of(other: object) -> int:
+    """The bitmask of the argument of a named set method (anything ``CardSet()`` takes)."""
+    if isinstance(other, CardSet):
+        return int(other)
+    return int(CardSet(other))  # type: ignore[arg-type]
 
 
 def as_card(value: object) -> Card:

@@ -15,9 +15,10 @@ only index tuples.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import ClassVar, Final, final
 
-from jass.cards import SUIT_MASKS, Card, Rank, Suit
+from jass.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, as_card
 from jass.errors import InvalidInputError
 
 __all__ = ["Contract", "ContractKind"]
@@ -65,7 +66,10 @@ class Contract:
 
     __slots__ = (
         "_old_points",
+        "_place",
         "_points",
+        "_ranking",
+        "_strength",
         "above",
         "buur",
         "index",
@@ -134,6 +138,14 @@ class Contract:
             )
             for led in Suit
         )
+        # Strength: each card's key in a trick led in its own suit. The ranking lists the deck
+        # strongest first, equal cards (same place in two plain suits) in suit order.
+        self._strength = tuple(self.win_keys[c // 9][c] for c in range(36))
+        self._ranking = tuple(sorted(CARDS, key=lambda c: -self._strength[c]))
+        place = [0] * 36
+        for position, card in enumerate(self._ranking):
+            place[card] = position
+        self._place = tuple(place)
         if kind is ContractKind.UNDENUFE:
             points, old = _UNDENUFE_POINTS, _OLD_UNDENUFE_POINTS
         elif kind in (ContractKind.OBENABE, ContractKind.MISERE):
@@ -261,6 +273,73 @@ class Contract:
         keys = self.win_keys[led]
         return keys[card] > keys[other]
 
+    def strength(self, card: Card | str) -> int:
+        """How strong ``card`` is at taking tricks under this contract; bigger is stronger.
+
+        A card's strength is its key in a trick led in its own suit (see :attr:`win_keys`):
+        trumps have 10 to 18 (the Buur 18, the Nell 17, then the trump Ace 16 and so on), other
+        cards 0 to 8 by the order of their suit (the Ace 8, or the 6 in Undenufe). So trumps
+        rank above every other card. Cards of two different plain suits that hold the same
+        place in their suits (two Aces in Obenabe) have the same strength: neither can beat the
+        other, since a trick is won only by a trump or a card of the suit led. To compare cards
+        within one trick, use :meth:`beats`.
+
+        >>> hearts = Contract.trump(Suit.HEARTS)
+        >>> [hearts.strength(card) for card in ("JH", "9H", "AH", "6H", "AS", "6S")]
+        [18, 17, 16, 10, 8, 0]
+        >>> Contract.UNDENUFE.strength("6C"), Contract.UNDENUFE.strength("AC")
+        (8, 0)
+        """
+        return self._strength[as_card(card)]
+
+    def by_strength(self, cards: CardSet | Iterable[Card | str] | str) -> tuple[Card, ...]:
+        """The cards in trick-taking order under this contract, strongest first.
+
+        The order is :meth:`strength`: trumps first (Buur, Nell, Ace, King, ...), then the
+        other cards by their place in their own suit. Cards of equal strength (the same place
+        in two plain suits) keep suit order ``S H D C``. ``cards`` is a :class:`~jass.CardSet`,
+        an iterable of cards or card names, or a string of card names.
+
+        >>> hand = CardSet.parse("AS 6H 9H JH KD 10C")
+        >>> [str(c) for c in Contract.trump(Suit.HEARTS).by_strength(hand)]
+        ['JH', '9H', '6H', 'AS', 'KD', '10C']
+        >>> [str(c) for c in Contract.OBENABE.by_strength("6S KD AH AS")]
+        ['AS', 'AH', 'KD', '6S']
+        >>> [str(c) for c in Contract.UNDENUFE.by_strength("6S KD AH AS")]
+        ['6S', 'KD', 'AS', 'AH']
+        """
+        return tuple(sorted(_card_set(cards).cards(), key=self._place.__getitem__))
+
+    def strongest(self, cards: CardSet | Iterable[Card | str] | str) -> Card:
+        """The strongest of ``cards``: the first of :meth:`by_strength`.
+
+        This is the card most able to take a trick: the highest trump if there is one, else
+        the highest card of its suit. Raises :class:`~jass.InvalidInputError` (a
+        ``ValueError``) if ``cards`` is empty.
+
+        >>> legal = CardSet.parse("KS 7H QD")
+        >>> Contract.trump(Suit.HEARTS).strongest(legal), Contract.OBENABE.strongest(legal)
+        (Card.parse('7H'), Card.parse('KS'))
+        """
+        found = _card_set(cards).cards()
+        if not found:
+            raise InvalidInputError("strongest() needs at least one card, got none")
+        return min(found, key=self._place.__getitem__)
+
+    def weakest(self, cards: CardSet | Iterable[Card | str] | str) -> Card:
+        """The weakest of ``cards``: the last of :meth:`by_strength`.
+
+        Raises :class:`~jass.InvalidInputError` (a ``ValueError``) if ``cards`` is empty.
+
+        >>> legal = CardSet.parse("KS 7H QD")
+        >>> Contract.trump(Suit.HEARTS).weakest(legal), Contract.UNDENUFE.weakest(legal)
+        (Card.parse('QD'), Card.parse('KS'))
+        """
+        found = _card_set(cards).cards()
+        if not found:
+            raise InvalidInputError("weakest() needs at least one card, got none")
+        return max(found, key=self._place.__getitem__)
+
     def __setattr__(self, name: str, value: object) -> None:
         if Contract._sealed:
             raise AttributeError(f"contracts are immutable: cannot set {name!r}")
@@ -305,3 +384,12 @@ _NAMED: Final[dict[str, Contract]] = {
     "misere": Contract.MISERE,
     "misère": Contract.MISERE,
 }
+
+
+def _card_set(cards: CardSet | Iterable[Card | str] | str) -> CardSet:
+    """``cards`` as a card set: a card set as it is, a string parsed, else ``CardSet(cards)``."""
+    if isinstance(cards, CardSet):
+        return cards
+    if isinstance(cards, str):
+        return CardSet.parse(cards)
+    return CardSet(cards)

@@ -4,7 +4,7 @@ Deals are pure functions of the game's seed and the hand's number, so a state ne
 a random generator and the same seed deals the same cards on every platform.
 
 >>> hands = seeded_deal(7, 0, forehand=1)
->>> [len(h) for h in hands], sum(hands) == (1 << 36) - 1
+>>> [len(h) for h in hands], CardSet().union(*hands) == CardSet.full()
 ([9, 9, 9, 9], True)
 """
 
@@ -147,7 +147,7 @@ def next_dealer(
             if dealt is None:
                 return -1
             marker = ruleset.first_hand_marker
-            holder = next(seat for seat in range(4) if (dealt[seat] >> marker) & 1)
+            holder = next(seat for seat in range(4) if int(dealt[seat]) >> marker & 1)
             return (holder - 1) & 3
         return draw_for_dealer(seed, lowest=hand_rule is FirstHandRule.DRAW_LOWEST_DEALS)
     dealer = int(last_dealer)

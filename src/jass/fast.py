@@ -125,12 +125,12 @@ def play_out(
     draw = iter(_DRAWS.unpack((rng or random.Random()).randbytes(144))).__next__
     if policy is None and not trick:
         return _random_out(
-            list(hands), contract, leader, draw, ruleset, points, tricks, declaring_team
+            [int(h) for h in hands], contract, leader, draw, ruleset, points, tricks, declaring_team
         )
     strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
     table = contract.card_points(old_undenufe=ruleset.old_undenufe)
     win_keys = contract.win_keys
-    held = list(hands)
+    held = [int(h) for h in hands]  # CardSets too: they have no shifts
     taken = [points[0], points[1]]
     won = [tricks[0], tricks[1]]
     current = list(trick)

@@ -50,12 +50,13 @@ def legal_cards(
     """
     if not trick:
         return hand
+    bits = int(hand)  # plain int arithmetic from here: a CardSet operator costs a call
     led = _SUIT_MASK_OF[trick[0]]
-    follow = led & hand
+    follow = led & bits
     trumps = contract.trump_mask
     if not trumps:
         return _new_set(CardSet, follow) if follow else hand
-    held = trumps & hand
+    held = trumps & bits
     if led == trumps:
         # Trump led: follow with any trump, unless the Buur is the only one (R5.4).
         return _new_set(CardSet, held) if held & ~contract.buur else hand
@@ -65,11 +66,11 @@ def legal_cards(
         over &= above[card]
     if follow:
         return _new_set(CardSet, follow | over)
-    if not ~trumps & hand:  # only trumps left (an == on a CardSet would be slower)
+    if not ~trumps & bits:  # only trumps left
         if over and ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER:
             return _new_set(CardSet, over)
         return hand
-    return _new_set(CardSet, (~trumps & hand) | over)
+    return _new_set(CardSet, (~trumps & bits) | over)
 
 
 def trick_winner(trick: Sequence[Card], contract: Contract) -> int:
@@ -144,9 +145,9 @@ def explain_illegal(
             f"explain_illegal takes a CardSet and a Contract, got {hand!r}, {contract!r}"
         )
     trick = tuple(as_card(c) for c in trick)
-    if not (hand >> card) & 1:
+    if card not in hand:
         return IllegalReason.NOT_IN_HAND, f"{card} is not in the hand ({_show(hand)})"
-    if (legal_cards(hand, trick, contract, ruleset) >> card) & 1:
+    if card in legal_cards(hand, trick, contract, ruleset):
         return None
     led_card = trick[0]
     led = Suit(led_card // 9)

@@ -75,10 +75,8 @@ class DealSampler:
         if sum(self._need) != len(self._cards) or min(self._need) < 0:
             raise InvalidInputError("the view is inconsistent: the unseen cards do not fit")
         # allowed[i]: for card i of the pool, which of the three other seats may hold it.
-        self._allowed = [
-            tuple(not (view.excluded[seat] >> card & 1) for seat in self._others)
-            for card in self._cards
-        ]
+        excluded = [int(view.excluded[seat]) for seat in self._others]
+        self._allowed = [tuple(not (bits >> card & 1) for bits in excluded) for card in self._cards]
         self._counts = self._count_table()
         #: How often :meth:`sample` fell back to a deal that does not explain every Weis.
         self.fallbacks = 0

@@ -31,7 +31,7 @@ _FULL: Final = (1 << 36) - 1
 
 
 def contract_rating(hand: int, contract: Contract) -> float:
-    """How promising ``hand`` (an int mask) is for ``contract``: roughly the points it makes.
+    """How promising ``hand`` (an int mask or a card set) is for ``contract``: about its points.
 
     >>> from jass import CardSet, Contract, Suit
     >>> strong = CardSet.parse("JH 9H AH KH 10H 6S AD AC 7C")
@@ -39,6 +39,7 @@ def contract_rating(hand: int, contract: Contract) -> float:
     ...     strong, Contract.OBENABE)
     True
     """
+    hand = int(hand)  # a CardSet is a set: its shifts raise, so work on the plain bitmask
     table = contract.card_points()
     trumps = contract.trump_mask
     rating = 0.0
@@ -83,6 +84,7 @@ def heuristic_card(
     >>> Card(heuristic_card(hand, hand, [], Contract.OBENABE, ~hand & (1 << 36) - 1))
     Card.parse('AS')
     """
+    hand, legal, unplayed = int(hand), int(legal), int(unplayed)  # CardSets are welcome too
     table = contract.card_points()
     cards = [c for c in range(36) if legal >> c & 1]
     if len(cards) == 1:
