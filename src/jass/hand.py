@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
 import attrs
@@ -21,6 +21,7 @@ import attrs
 from jass.cards import Card, Rank
 from jass.contracts import Contract, ContractKind
 from jass.dealing import DealtHands
+from jass.errors import InvalidInputError
 from jass.play import trick_winner
 from jass.rules import EndMode, RuleSet, WeisDeclaration
 from jass.scoring import GameResult, HandScore, ScoringEvent, event_order
@@ -189,6 +190,60 @@ class GameSetup:
     scores: tuple[int, int] = (0, 0)
     dealer: Seat | None = None
     hands_played: int = 0
+
+    @classmethod
+    def checked(
+        cls, ruleset: RuleSet, scores: object, dealer: object = None, hands_played: object = 0
+    ) -> GameSetup:
+        """The set-up of :meth:`jass.Game.new` under ``ruleset``, checked.
+
+        A bad value raises :class:`~jass.InvalidInputError` that names it and says why.
+
+        >>> import jass
+        >>> GameSetup.checked(jass.rules.SCHIEBER, [100, 20], dealer=2)
+        GameSetup(scores=(100, 20), dealer=<Seat.S2: 2>, hands_played=0)
+        """
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+            raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
+        pair = tuple(scores)
+        if len(pair) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in pair
+        ):
+            raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
+        totals = (int(pair[0]), int(pair[1]))
+        for team, total in enumerate(totals):
+            if total < 0:
+                raise InvalidInputError(f"scores {totals}: team {team} has a negative total")
+        if ruleset.hands is None:
+            target = ruleset.target
+            if ruleset.end_mode is EndMode.AUTO:
+                for team, total in enumerate(totals):
+                    if total >= target:
+                        raise InvalidInputError(
+                            f"scores {totals}: team {team} is already at the target {target}, "
+                            "so the game would be over (end_mode=AUTO)"
+                        )
+            elif (
+                ruleset.end_mode is EndMode.END_OF_HAND
+                and max(totals) >= target
+                and totals[0] != totals[1]
+            ):
+                raise InvalidInputError(
+                    f"scores {totals}: a team is past the target {target} with the higher total, "
+                    "so the game would be over (end_mode=END_OF_HAND)"
+                )
+        if dealer is not None:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(4):
+                raise InvalidInputError(f"dealer must be a Seat (0-3) or None, got {dealer!r}")
+            dealer = _SEATS[dealer]
+        if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
+            raise InvalidInputError(f"hands_played must be an int >= 0, got {hands_played!r}")
+        if ruleset.hands is not None and hands_played >= ruleset.hands:
+            raise InvalidInputError(
+                f"hands_played={hands_played}: a game of hands={ruleset.hands} would be over"
+            )
+        setup = cls(totals, dealer, hands_played)
+        return FRESH_START if setup == FRESH_START else setup
 
 
 #: A game from the start: no points, the first dealer by the rule set.

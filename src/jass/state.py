@@ -35,7 +35,6 @@ from jass.crediting import STOECK_POINTS, Event, Ledger, add_to
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
 from jass.hand import (
-    FRESH_START,
     NO_CREDITS,
     GameFacts,
     GameSetup,
@@ -180,7 +179,7 @@ class Game:
             seed = random.SystemRandom().getrandbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
-        setup = _check_setup(ruleset, scores, dealer, hands_played)
+        setup = GameSetup.checked(ruleset, scores, dealer, hands_played)
         return _start(GameFacts.of(ruleset, seed, setup))
 
     def initial_state(self) -> Game:
@@ -1271,50 +1270,3 @@ def _weis_choice(weis: object) -> tuple[Weis, ...]:
         if not isinstance(item, Weis):
             raise InvalidInputError(f"declare_weis takes Weis values, got {item!r} in {weis!r}")
     return chosen
-
-
-def _check_setup(
-    ruleset: RuleSet, scores: object, dealer: object, hands_played: object
-) -> GameSetup:
-    """The set-up of :meth:`Game.new`, checked: a clear error names the bad value."""
-    if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
-        raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
-    pair = tuple(scores)
-    if len(pair) != 2 or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in pair
-    ):
-        raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
-    totals = (int(pair[0]), int(pair[1]))
-    for team, total in enumerate(totals):
-        if total < 0:
-            raise InvalidInputError(f"scores {totals}: team {team} has a negative total")
-    if ruleset.hands is None:
-        target = ruleset.target
-        if ruleset.end_mode is EndMode.AUTO:
-            for team, total in enumerate(totals):
-                if total >= target:
-                    raise InvalidInputError(
-                        f"scores {totals}: team {team} is already at the target {target}, "
-                        "so the game would be over (end_mode=AUTO)"
-                    )
-        elif (
-            ruleset.end_mode is EndMode.END_OF_HAND
-            and max(totals) >= target
-            and totals[0] != totals[1]
-        ):
-            raise InvalidInputError(
-                f"scores {totals}: a team is past the target {target} with the higher total, "
-                "so the game would be over (end_mode=END_OF_HAND)"
-            )
-    if dealer is not None:
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(4):
-            raise InvalidInputError(f"dealer must be a Seat (0-3) or None, got {dealer!r}")
-        dealer = _SEATS[dealer]
-    if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
-        raise InvalidInputError(f"hands_played must be an int >= 0, got {hands_played!r}")
-    if ruleset.hands is not None and hands_played >= ruleset.hands:
-        raise InvalidInputError(
-            f"hands_played={hands_played}: a game of hands={ruleset.hands} would be over"
-        )
-    setup = GameSetup(totals, dealer, hands_played)
-    return FRESH_START if setup == FRESH_START else setup
