@@ -1168,7 +1168,9 @@ def _trick_completed(
     plays: tuple[tuple[Seat, Card], ...],
 ) -> Game:
     """The state after a trick's fourth card: the trick credited, and the hand if it was last."""
-    keys = ctx.contract.win_keys[trick[0] // 9]  # play.trick_winner, inlined for speed
+    # play.trick_winner, inlined for speed; tests/test_view_fresh.py cross-checks the seats
+    # this gives against the kernel.
+    keys = ctx.contract.win_keys[trick[0] // 9]
     best = 0
     best_key = keys[trick[0]]
     for index in (1, 2, 3):
@@ -1201,7 +1203,8 @@ def _trick_completed(
         ctx, tally, scores = crediting.credit_step(ledger, events, step)
     else:
         # Only the trick scores: crediting.credit, inlined for speed, unless it reaches the
-        # target (then credit does it, the end of the game included).
+        # target (then credit does it, the end of the game included). The property tests
+        # check every hand's totals against scoring.score_hand.
         credited = team ^ ctx.misere
         before = scores[credited]
         after = before + taken * ctx.multiplier
