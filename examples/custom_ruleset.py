@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import jass
-from jass import CardSet, Contract, IllegalActionError, Suit, rules
+from jass import CardSet, Contract, IllegalActionError, Seat, Suit, rules
 
 
 def main() -> None:
@@ -18,8 +18,9 @@ def main() -> None:
         CardSet.parse("9H 10C JC QC KC AC 6H 7H 8H"),
         CardSet.parse("10H QH KH AH 9D 10D JD QD KD"),
     ]
-    house = house.evolve(first_hand_rule="MARKER_CARD", first_hand_marker="AD")
-    game = jass.Game.new(house, seed=1).deal(hands=hands).choose(Contract.trump(Suit.HEARTS))
+    # Seat 3 deals the first hand, so seat 0, on its right, is the forehand.
+    game = jass.Game.new(house, seed=1, dealer=Seat(3)).deal(hands=hands)
+    game = game.choose(Contract.trump(Suit.HEARTS))
     game = game.play("AD").play("JH")
     print("seat 2 may play:", game.legal_moves())
     try:

@@ -46,7 +46,6 @@ def random_rulesets(draw: st.DrawFn) -> RuleSet:
         counter_match=draw(st.sampled_from(list(rules.CounterMatch))),
         match_bonus=draw(st.sampled_from([0, 50, 100])),
         allow_shove_back=draw(st.booleans()),
-        target=100_000,
     )
 
 

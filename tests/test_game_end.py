@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from typing_extensions import Unpack
 
 from jass import (
     Card,
@@ -31,13 +30,23 @@ from jass import (
     rules,
 )
 from jass.rules import RuleSetOptions
+from tests.helpers import (
+    FourHands,
+    deal,
+    play_cards,
+    play_lowest,
+    random_game,
+    rotated,
+    start,
+)
 
 SPADES = Contract.trump(Suit.SPADES)
 HEARTS = Contract.trump(Suit.HEARTS)
 T0 = Team(0)
 T1 = Team(1)
 
-Deal = tuple[str, str, str, str]
+# In every deal below seat 0 is the forehand: ``start`` and ``deal`` (tests/helpers.py) let
+# seat 3 deal the first hand.
 
 # Seat 0 holds the spades but the 6, seat 1 the hearts and the 6S, seat 2 the diamonds, seat 3
 # the clubs. Played lowest card first, seat 0 leads 7S..AS and wins tricks 1-8 (seat 1 must
@@ -47,7 +56,7 @@ Deal = tuple[str, str, str, str]
 #     team 0: 119 (running 0, 8, 32, 42, 74, 83, 96, 119), team 1: 38.
 #   Spades trump (J20 9:14 A11 K4 Q3 10:10): 0, 0, 14, 10, 50, 9, 13, 23 | 38
 #     team 0: 119, team 1: 38. QS falls in trick 6 and KS in trick 7: seat 0's Stöck.
-SPLIT_DEAL: Deal = (
+SPLIT_DEAL: FourHands = (
     "7S 8S 9S 10S JS QS KS AS 6H",
     "6S 7H 8H 9H 10H JH QH KH AH",
     "6D 7D 8D 9D 10D JD QD KD AD",
@@ -60,7 +69,7 @@ SPLIT_OBENABE_RUNNING = (0, 8, 32, 42, 74, 83, 96, 119)
 # Trick 2: JH 9S QS QH -> seat 1, 20 + 0 + 3 + 3 = 26. Seat 0 plays last: its QH, the second
 # Stöck card, completes the trick, and the Stöck count before the trick (R9.3).
 # Team 1 then takes every trick: a match, 157 + 100 = 257 against team 0's Stöck 20.
-MATCH_DEAL: Deal = (
+MATCH_DEAL: FourHands = (
     "KH QH 6S 7S 6D 7D 6C 7C 8C",
     "6H 7H 8H 9H 10H JH AH AS AD",
     "8S 9S 10S 8D 9D 10D 9C 10C JC",
@@ -71,7 +80,7 @@ MATCH_TRICKS_1_2 = ("KH", "AH", "8S", "JS", "JH", "9S", "QS", "QH")
 # No seat holds a Weis (no three in a row, no four of a kind) except seat 2: 8S 9S 10S, 20.
 # Hearts trump, trick 1: AS AH 10S KS -> seat 1 trumps, 11 + 11 + 10 + 4 = 36.
 # KH (seat 0) and QH (seat 3) are apart: no Stöck.
-WEIS_DEAL: Deal = (
+WEIS_DEAL: FourHands = (
     "6S AS 9H KH 6D 8D QD 7C JC",
     "7S JS 6H 10H AH 9D KD 8C QC",
     "8S 9S 10S QS JH 10D AD 9C KC",
@@ -82,7 +91,7 @@ WEIS_TRICK_1 = ("AS", "AH", "10S", "KS")
 # Seat 0 holds QS KS AS (a 3-sequence, 20) and no other Weis; nobody else has one.
 # Spades trump, trick 1: KS 7S 6S 10S -> seat 0, 4 + 0 + 0 + 10 = 14.
 # Obenabe/Misère, the same trick: KS wins, 4 + 0 + 0 + 10 = 14.
-STOECK_WEIS_DEAL: Deal = (
+STOECK_WEIS_DEAL: FourHands = (
     "QS KS AS 9H KH 8D QD 7C JC",
     "7S JS 6H 10H AH 9D KD 8C QC",
     "6S 8S 7H JH 6D 10D AD 9C KC",
@@ -92,7 +101,7 @@ STOECK_WEIS_TRICK_1 = ("KS", "7S", "6S", "10S")
 
 # Spades trump: seat 0 holds the top trumps and K+Q.
 # Trick 1: KS 6S 7S 8S -> seat 0, 4 points; seat 0 then leads QS, its second Stöck card.
-STOECK_DEAL: Deal = (
+STOECK_DEAL: FourHands = (
     "JS 9S AS KS QS 6H 7H 6D 7D",
     "6S 10S 8H 9H 10H 8D 9D 10D 6C",
     "7S JH QH KH AH JD QD 7C 8C",
@@ -102,7 +111,7 @@ STOECK_DEAL: Deal = (
 # Hearts trump. Trick 1: 6S 9S 7S 8S -> seat 1 with a 0-point trick. From then on seat 0 holds
 # nothing but trumps and its partner the only other one (AH): team 0 takes tricks 2-9 and all
 # 157 points, but not all nine tricks.
-ZERO_TRICK_DEAL: Deal = (
+ZERO_TRICK_DEAL: FourHands = (
     "6S 6H 7H 8H 9H 10H JH QH KH",
     "9S 10S JS QS KS AS 6D 7D 8D",
     "7S AH 6C 7C 8C 9C 10C JC QC",
@@ -110,7 +119,7 @@ ZERO_TRICK_DEAL: Deal = (
 )
 
 # One suit per seat: under Obenabe whoever leads takes every trick.
-SUITS_DEAL: Deal = (
+SUITS_DEAL: FourHands = (
     "6S 7S 8S 9S 10S JS QS KS AS",
     "6H 7H 8H 9H 10H JH QH KH AH",
     "6D 7D 8D 9D 10D JD QD KD AD",
@@ -119,65 +128,6 @@ SUITS_DEAL: Deal = (
 
 
 # --- helpers --------------------------------------------------------------------------------
-
-
-def seat0_leads(ruleset: RuleSet, marker: str, **changes: Unpack[RuleSetOptions]) -> RuleSet:
-    """Make the holder of ``marker`` (seat 0 in every deal above) forehand of hand 1."""
-    marked = ruleset.evolve(first_hand_rule="MARKER_CARD", first_hand_marker=marker)
-    return marked.evolve(**changes)
-
-
-def start(ruleset: RuleSet, deal: Deal, contract: Contract) -> Game:
-    """Deal ``deal`` (seat 0 must be forehand) and name ``contract``."""
-    game = Game.new(ruleset, seed=1).deal(hands=list(deal))
-    assert game.hand is not None
-    assert game.hand.forehand == Seat(0)
-    return game.choose(contract)
-
-
-def play_cards(game: Game, cards: tuple[str, ...] | list[str]) -> Game:
-    for card in cards:
-        game = game.play(card)
-    return game
-
-
-def play_lowest(game: Game, count: int | None = None) -> Game:
-    """Play the lowest legal card ``count`` times, or until the hand (or the game) ends."""
-    played = 0
-    while game.phase is Phase.PLAY and (count is None or played < count):
-        game = game.play(min(game.legal_moves()))
-        played += 1
-    return game
-
-
-def rotated(deal: Deal, steps: int) -> Deal:
-    """The deal with every hand moved ``steps`` seats on: seat s + steps gets ``deal[s]``."""
-    return (
-        deal[(0 - steps) % 4],
-        deal[(1 - steps) % 4],
-        deal[(2 - steps) % 4],
-        deal[(3 - steps) % 4],
-    )
-
-
-def random_game(ruleset: RuleSet, seed: int, max_hands: int = 200) -> Game:
-    """Play a whole game with random legal actions; thank once the own team has the target."""
-    rng = random.Random(seed)
-    game = Game.new(ruleset, seed=seed)
-    while not game.is_over:
-        if game.phase is Phase.DEAL:
-            assert len(game.hand_results) < max_hands
-            game = game.deal()
-            continue
-        mover = game.to_move
-        assert mover is not None
-        actions = game.legal_actions()
-        thank = Thank(mover.team)
-        if thank in actions and game.scores[mover.team] >= ruleset.target:
-            game = game.thank(mover.team)
-            continue
-        game = game.apply(rng.choice([a for a in actions if not isinstance(a, Thank)]))
-    return game
 
 
 def result_of(game: Game) -> tuple[Team | None, EndReason, tuple[int, int], ScoringEvent | None]:
@@ -190,7 +140,7 @@ def result_of(game: Game) -> tuple[Team | None, EndReason, tuple[int, int], Scor
 
 
 def test_stoeck_score_20_times_the_multiplier_when_the_second_card_is_played() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7D", weis=False)
+    ruleset = rules.SCHIEBER.evolve(weis=False)
     game = start(ruleset, STOECK_DEAL, SPADES)
     game = play_cards(game, ["KS", "6S", "7S", "8S"])  # trick 1: 4 points, x2 for spades
     assert game.scores == (8, 0)
@@ -212,7 +162,7 @@ def test_stoeck_score_20_times_the_multiplier_when_the_second_card_is_played() -
 
 @pytest.mark.parametrize("contract", [Contract.OBENABE, Contract.UNDENUFE])
 def test_no_stoeck_without_trumps(contract: Contract) -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7D", weis=False, multipliers="FLAT")
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT")
     game = start(ruleset, STOECK_DEAL, contract)
     while game.phase is Phase.PLAY:
         before = game.scores
@@ -226,7 +176,7 @@ def test_no_stoeck_without_trumps(contract: Contract) -> None:
 
 
 def test_no_stoeck_with_the_option_off() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7D", weis=False, stoeck=False)
+    ruleset = rules.SCHIEBER.evolve(weis=False, stoeck=False)
     game = start(ruleset, STOECK_DEAL, SPADES)
     game = play_cards(game, ["KS", "6S", "7S", "8S", "QS"])
     assert game.scores == (8, 0)
@@ -238,7 +188,7 @@ def test_no_stoeck_with_the_option_off() -> None:
 
 @pytest.mark.parametrize("kreuzweis", [True, False])
 def test_stoeck_count_also_when_king_and_queen_sit_in_a_weis(kreuzweis: bool) -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "QS", kreuzweis=kreuzweis)
+    ruleset = rules.SCHIEBER.evolve(kreuzweis=kreuzweis)
     game = start(ruleset, STOECK_WEIS_DEAL, SPADES)
     game = play_cards(game, STOECK_WEIS_TRICK_1)
     # trick 14 x 2 = 28, the Weis Q-K-A 20 x 2 = 40
@@ -251,7 +201,7 @@ def test_stoeck_count_also_when_king_and_queen_sit_in_a_weis(kreuzweis: bool) ->
 
 
 def test_stoeck_survive_a_match_against_the_holders_team() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "KH", weis=False)
+    ruleset = rules.SCHIEBER.evolve(weis=False)
     game = start(ruleset, MATCH_DEAL, HEARTS)
     game = play_cards(game, MATCH_TRICKS_1_2[:7])
     assert game.scores == (0, 17)
@@ -282,7 +232,7 @@ def test_stoeck_on_the_card_that_completes_a_trick_stay_in_the_running_total(
 ) -> None:
     # QH, seat 0's second Stöck card, is the last card of trick 2: 20 for team 0, and the
     # trick's 26 for team 1 (17 + 26 = 43). R9.2a(e): scores include both events.
-    ruleset = seat0_leads(rules.SCHIEBER, "KH", weis=False).evolve(**changes)
+    ruleset = rules.SCHIEBER.evolve(weis=False).evolve(**changes)
     game = play_cards(start(ruleset, MATCH_DEAL, HEARTS), MATCH_TRICKS_1_2)
     assert game.stoeck == Seat(0)
     assert game.hand_weis_stoeck == ((0, 0), (20, 0))
@@ -296,7 +246,7 @@ def test_stoeck_on_the_card_that_completes_a_trick_stay_in_the_running_total(
 
 
 def test_auto_ends_at_the_trick_that_reaches_the_target() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=40)
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=40)
     game = start(ruleset, SPLIT_DEAL, Contract.OBENABE)
     game = play_lowest(game, 12)  # tricks 1-3: 0 + 8 + 24
     assert game.scores == (32, 0)
@@ -318,9 +268,7 @@ def test_auto_ends_at_the_trick_that_reaches_the_target() -> None:
 def test_auto_ends_at_the_stoeck_before_the_trick_that_holds_the_second_card() -> None:
     # Target 20: team 0's Stöck (QH) reach it, and team 1 would reach it too with trick 2
     # (17 + 26 = 43), but the Stöck come first and the trick is never credited.
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "KH", weis=False, target=20, stoeck_claim_anytime_to_finish=False
-    )
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=20, stoeck_claim_anytime_to_finish=False)
     game = start(ruleset, MATCH_DEAL, HEARTS)
     game = play_cards(game, MATCH_TRICKS_1_2[:7])
     assert not game.is_over
@@ -335,7 +283,7 @@ def test_auto_ends_at_the_stoeck_before_the_trick_that_holds_the_second_card() -
 
 
 def test_auto_ends_at_the_weis() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "AS", target=20)
+    ruleset = rules.SCHIEBER.evolve(target=20)
     game = start(ruleset, WEIS_DEAL, HEARTS)
     game = play_cards(game, WEIS_TRICK_1[:3])
     assert not game.is_over
@@ -357,26 +305,26 @@ def test_auto_ends_at_the_weis() -> None:
 def test_auto_ausmach_order_when_both_teams_reach_in_trick_one(
     order: str, expected: tuple[Team, EndReason, tuple[int, int], ScoringEvent]
 ) -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "AS", target=20, ausmach_order=order)
+    ruleset = rules.SCHIEBER.evolve(target=20, ausmach_order=order)
     game = play_cards(start(ruleset, WEIS_DEAL, HEARTS), WEIS_TRICK_1)
     assert result_of(game) == expected
 
 
 def test_the_default_ausmach_order_is_stoeck_weis_stich() -> None:
     assert rules.SCHIEBER.ausmach_order is rules.AusmachOrder.STOECK_WEIS_STICH
-    ruleset = seat0_leads(rules.SCHIEBER, "AS", target=20)
+    ruleset = rules.SCHIEBER.evolve(target=20)
     game = play_cards(start(ruleset, WEIS_DEAL, HEARTS), WEIS_TRICK_1)
     assert game.winner == T0
 
 
 def test_without_weis_the_trick_ends_it() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "AS", target=20, weis=False)
+    ruleset = rules.SCHIEBER.evolve(target=20, weis=False)
     game = play_cards(start(ruleset, WEIS_DEAL, HEARTS), WEIS_TRICK_1)
     assert result_of(game) == (T1, EndReason.TARGET_REACHED, (0, 36), ScoringEvent.TRICK)
 
 
 def test_auto_keeps_thank_available_and_a_false_thank_loses() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=40)
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=40)
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE), 12)
     assert Thank(T0) in game.legal_actions()
     lost = game.thank(T0)  # 32 < 40
@@ -385,7 +333,7 @@ def test_auto_keeps_thank_available_and_a_false_thank_loses() -> None:
 
 def test_auto_counts_the_match_bonus_with_the_last_trick() -> None:
     # Target 200: team 1's 157 card points do not reach it, 157 + 100 for the match do.
-    ruleset = seat0_leads(rules.SCHIEBER, "KH", weis=False, target=200)
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=200)
     game = play_lowest(play_cards(start(ruleset, MATCH_DEAL, HEARTS), MATCH_TRICKS_1_2), 24)
     assert game.tricks_won == (0, 8)
     assert not game.is_over
@@ -397,9 +345,9 @@ def test_auto_counts_the_match_bonus_with_the_last_trick() -> None:
 
 
 def test_auto_claims_stoeck_before_they_are_played() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "KH", weis=False, target=20)
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=20)
     assert ruleset.stoeck_claim_anytime_to_finish
-    game = Game.new(ruleset, seed=1).deal(hands=list(MATCH_DEAL))
+    game = deal(ruleset, MATCH_DEAL)
     assert not game.is_over
     game = game.choose(HEARTS)  # K+Q in hand, 20 >= 20: shown at once
     assert result_of(game) == (T0, EndReason.TARGET_REACHED, (20, 0), ScoringEvent.STOECK)
@@ -408,7 +356,7 @@ def test_auto_claims_stoeck_before_they_are_played() -> None:
 
 def test_auto_claims_stoeck_together_with_a_trick() -> None:
     # Spades x2, target 60: after trick 3 team 0 has 14 x 2 = 28; with the Stöck 28 + 40 = 68.
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, target=60)
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=60)
     game = start(ruleset, SPLIT_DEAL, SPADES)
     game = play_lowest(game, 8)
     assert game.scores == (0, 0)  # 40 alone do not suffice
@@ -421,9 +369,7 @@ def test_auto_claims_stoeck_together_with_a_trick() -> None:
 
 
 def test_without_the_claim_stoeck_wait_for_the_second_card() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "7S", weis=False, target=60, stoeck_claim_anytime_to_finish=False
-    )
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=60, stoeck_claim_anytime_to_finish=False)
     game = play_lowest(start(ruleset, SPLIT_DEAL, SPADES), 12)
     assert not game.is_over
     assert game.scores == (28, 0)
@@ -435,10 +381,8 @@ def test_without_the_claim_stoeck_wait_for_the_second_card() -> None:
 
 
 def test_without_the_claim_auto_does_not_show_stoeck_at_the_start() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "KH", weis=False, target=20, stoeck_claim_anytime_to_finish=False
-    )
-    game = Game.new(ruleset, seed=1).deal(hands=list(MATCH_DEAL)).choose(HEARTS)
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=20, stoeck_claim_anytime_to_finish=False)
+    game = deal(ruleset, MATCH_DEAL).choose(HEARTS)
     assert not game.is_over
     assert game.scores == (0, 0)
 
@@ -448,7 +392,7 @@ def test_stoeck_shown_together_with_the_weis(claim: bool) -> None:
     # Spades x2, target 70. After trick 1 team 0 has 40 (Weis Q-K-A) + 28 (trick) = 68 < 70.
     # Shown Stöck (KS is out, QS in hand) count first: 40, then the Weis: 80, and the game
     # ends before the trick is credited. Without the claim they wait for QS: 68 + 40 = 108.
-    ruleset = seat0_leads(rules.SCHIEBER, "QS", target=70, stoeck_claim_anytime_to_finish=claim)
+    ruleset = rules.SCHIEBER.evolve(target=70, stoeck_claim_anytime_to_finish=claim)
     game = play_cards(start(ruleset, STOECK_WEIS_DEAL, SPADES), STOECK_WEIS_TRICK_1)
     if claim:
         winner, reason, scores, _ = result_of(game)
@@ -473,13 +417,8 @@ def test_a_thank_may_count_stoeck_shown_to_finish(
     claim: bool, expected: tuple[Team, EndReason]
 ) -> None:
     # THANK mode, spades x2, target 60: 28 from trick 3, 40 more with the unplayed Stöck.
-    ruleset = seat0_leads(
-        rules.SCHIEBER,
-        "7S",
-        weis=False,
-        target=60,
-        end_mode="THANK",
-        stoeck_claim_anytime_to_finish=claim,
+    ruleset = rules.SCHIEBER.evolve(
+        weis=False, target=60, end_mode="THANK", stoeck_claim_anytime_to_finish=claim
     )
     game = play_lowest(start(ruleset, SPLIT_DEAL, SPADES), 12)
     assert game.scores == (28, 0)
@@ -492,14 +431,14 @@ def test_a_thank_may_count_stoeck_shown_to_finish(
 
 
 def test_a_thank_may_show_stoeck_right_after_the_contract_but_not_before() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "KH", weis=False, target=20, end_mode="THANK")
-    dealt = Game.new(ruleset, seed=1).deal(hands=list(MATCH_DEAL))
+    ruleset = rules.SCHIEBER.evolve(weis=False, target=20, end_mode="THANK")
+    dealt = deal(ruleset, MATCH_DEAL)
     assert result_of(dealt.thank(T0))[:2] == (T1, EndReason.FALSE_THANK)  # no contract yet
     chosen = dealt.choose(HEARTS)
     assert not chosen.is_over  # THANK mode: nothing is claimed without a thank
     assert result_of(chosen.thank(T0))[:2] == (T0, EndReason.THANKED)
     # Stöck are shown only if they suffice: 20 < 21.
-    higher = Game.new(ruleset.evolve(target=21), seed=1).deal(hands=list(MATCH_DEAL))
+    higher = deal(ruleset.evolve(target=21), MATCH_DEAL)
     assert result_of(higher.choose(HEARTS).thank(T0))[:2] == (T1, EndReason.FALSE_THANK)
 
 
@@ -507,9 +446,7 @@ def test_a_thank_may_show_stoeck_right_after_the_contract_but_not_before() -> No
 
 
 def test_thank_mode_never_ends_by_itself() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=40, end_mode="THANK"
-    )
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=40, end_mode="THANK")
     game = start(ruleset, SPLIT_DEAL, Contract.OBENABE)
     for running in SPLIT_OBENABE_RUNNING:  # team 0 passes 40 in trick 4 and plays on
         game = play_lowest(game, 4)
@@ -526,9 +463,7 @@ def test_thank_mode_never_ends_by_itself() -> None:
 
 
 def test_a_thank_counts_completed_tricks_only() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=40, end_mode="THANK"
-    )
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=40, end_mode="THANK")
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE), 15)
     assert [str(c) for c in game.trick] == ["10S", "9H", "9D"]
     assert game.scores == (32, 0)  # the 10 points on the table do not count
@@ -538,13 +473,8 @@ def test_a_thank_counts_completed_tricks_only() -> None:
 
 
 def test_a_thank_counts_stoeck_from_the_second_card_mid_trick() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER,
-        "7D",
-        weis=False,
-        target=40,
-        end_mode="THANK",
-        stoeck_claim_anytime_to_finish=False,
+    ruleset = rules.SCHIEBER.evolve(
+        weis=False, target=40, end_mode="THANK", stoeck_claim_anytime_to_finish=False
     )
     game = play_cards(start(ruleset, STOECK_DEAL, SPADES), ["KS", "6S", "7S", "8S"])
     assert result_of(game.thank(T0))[:3] == (T1, EndReason.FALSE_THANK, (8, 0))
@@ -553,7 +483,7 @@ def test_a_thank_counts_stoeck_from_the_second_card_mid_trick() -> None:
 
 
 def test_a_false_thank_loses_whatever_the_opponents_score() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", end_mode="THANK")
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", end_mode="THANK")
     game = start(ruleset, SPLIT_DEAL, Contract.OBENABE)
     assert Thank(T0) in game.legal_actions()  # offered to the mover's team
     assert Thank(T1) not in game.legal_actions()
@@ -565,9 +495,7 @@ def test_a_false_thank_loses_whatever_the_opponents_score() -> None:
 def test_a_true_thank_wins_whatever_the_opponents_score() -> None:
     # Target 30: team 0 passed it in trick 3 (32) but never thanked; team 1 reaches it with
     # the last trick (38) and thanks: a true thank wins although 38 < 119.
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=30, end_mode="THANK"
-    )
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=30, end_mode="THANK")
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE))
     assert game.scores == (119, 38)
     assert result_of(game.thank(T1))[:3] == (T1, EndReason.THANKED, (119, 38))
@@ -583,7 +511,7 @@ def test_a_true_thank_wins_whatever_the_opponents_score() -> None:
 def test_thank_after_both_teams_reach_in_trick_one_goes_by_the_ausmach_order(
     order: str, first: Team, event: ScoringEvent
 ) -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "AS", target=20, end_mode="THANK", ausmach_order=order)
+    ruleset = rules.SCHIEBER.evolve(target=20, end_mode="THANK", ausmach_order=order)
     game = start(ruleset, WEIS_DEAL, HEARTS)
     partial = play_cards(game, WEIS_TRICK_1[:3])
     # Weis count only once resolved with the completed trick 1.
@@ -597,7 +525,7 @@ def test_thank_after_both_teams_reach_in_trick_one_goes_by_the_ausmach_order(
 def test_after_that_step_a_true_thank_wins_again() -> None:
     # Both teams reached 20 in trick 1; once trick 2 is complete, that is no longer the
     # current scoring step (R9.2a c), so team 1's true thank wins.
-    ruleset = seat0_leads(rules.SCHIEBER, "AS", target=20, end_mode="THANK")
+    ruleset = rules.SCHIEBER.evolve(target=20, end_mode="THANK")
     game = play_lowest(play_cards(start(ruleset, WEIS_DEAL, HEARTS), WEIS_TRICK_1), 4)
     assert game.tricks_won[0] + game.tricks_won[1] == 2
     winner, reason, _, _ = result_of(game.thank(T1))
@@ -606,13 +534,8 @@ def test_after_that_step_a_true_thank_wins_again() -> None:
 
 def test_thank_after_a_stoeck_and_a_trick_in_the_same_step() -> None:
     # Target 20: team 0 reaches it with the Stöck (QH), team 1 with trick 2 (43), in one step.
-    ruleset = seat0_leads(
-        rules.SCHIEBER,
-        "KH",
-        weis=False,
-        target=20,
-        end_mode="THANK",
-        stoeck_claim_anytime_to_finish=False,
+    ruleset = rules.SCHIEBER.evolve(
+        weis=False, target=20, end_mode="THANK", stoeck_claim_anytime_to_finish=False
     )
     game = play_cards(start(ruleset, MATCH_DEAL, HEARTS), MATCH_TRICKS_1_2)
     assert game.scores == (20, 43)
@@ -625,7 +548,7 @@ def test_thank_after_a_stoeck_and_a_trick_in_the_same_step() -> None:
 
 
 def test_end_of_hand_decides_at_the_end_of_the_hand() -> None:
-    ruleset = seat0_leads(rules.BEGINNER, "7S", target=30, contracts=Contract.all())
+    ruleset = rules.BEGINNER.evolve(target=30, contracts=Contract.all())
     game = start(ruleset, SPLIT_DEAL, Contract.OBENABE)
     with pytest.raises(IllegalActionError) as info:
         game.thank(T0)
@@ -642,7 +565,7 @@ def test_end_of_hand_decides_at_the_end_of_the_hand() -> None:
 
 def test_end_of_hand_plays_on_after_equal_totals() -> None:
     # Hand 2 is hand 1 moved one seat on, so the teams swap: 119 + 38 = 157 each, past 150.
-    ruleset = seat0_leads(rules.BEGINNER, "7S", target=150, contracts=Contract.all())
+    ruleset = rules.BEGINNER.evolve(target=150, contracts=Contract.all())
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE))
     assert game.scores == (119, 38)
     assert not game.is_over
@@ -657,8 +580,8 @@ def test_end_of_hand_plays_on_after_equal_totals() -> None:
 
 
 def test_a_fixed_number_of_hands_ignores_the_target_and_may_be_drawn() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=50, hands=2, schneider=True
+    ruleset = rules.SCHIEBER.evolve(
+        weis=False, multipliers="FLAT", target=50, hands=2, schneider=True
     )
     game = start(ruleset, SPLIT_DEAL, Contract.OBENABE)
     with pytest.raises(IllegalActionError) as info:
@@ -678,7 +601,7 @@ def test_a_fixed_number_of_hands_ignores_the_target_and_may_be_drawn() -> None:
 
 
 def test_a_fixed_number_of_hands_has_a_winner_and_no_schneider() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", hands=1)
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", hands=1)
     game = play_lowest(start(ruleset.evolve(schneider=True), SPLIT_DEAL, Contract.OBENABE))
     assert result_of(game) == (T0, EndReason.HAND_LIMIT, (119, 38), None)
     assert game.result is not None
@@ -690,9 +613,7 @@ def test_a_fixed_number_of_hands_has_a_winner_and_no_schneider() -> None:
 
 
 def test_schneider_after_an_automatic_end() -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=40, schneider=True
-    )
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=40, schneider=True)
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE))
     assert result_of(game)[:3] == (T0, EndReason.TARGET_REACHED, (42, 0))
     assert game.result is not None
@@ -704,14 +625,8 @@ def test_schneider_after_an_automatic_end() -> None:
 @pytest.mark.parametrize(("target", "schneider"), [(76, False), (77, True)])
 def test_schneider_is_less_than_half_the_target(target: int, schneider: bool) -> None:
     # After the hand: 119 against 38. 2 x 38 = 76 is not below 76, but it is below 77.
-    ruleset = seat0_leads(
-        rules.SCHIEBER,
-        "7S",
-        weis=False,
-        multipliers="FLAT",
-        target=target,
-        end_mode="THANK",
-        schneider=True,
+    ruleset = rules.SCHIEBER.evolve(
+        weis=False, multipliers="FLAT", target=target, end_mode="THANK", schneider=True
     )
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE)).thank(T0)
     assert result_of(game)[:3] == (T0, EndReason.THANKED, (119, 38))
@@ -721,7 +636,7 @@ def test_schneider_is_less_than_half_the_target(target: int, schneider: bool) ->
 
 
 def test_no_schneider_after_a_false_thank() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, end_mode="THANK", schneider=True)
+    ruleset = rules.SCHIEBER.evolve(weis=False, end_mode="THANK", schneider=True)
     game = start(ruleset, SPLIT_DEAL, Contract.OBENABE).thank(T0)
     assert result_of(game)[:3] == (T1, EndReason.FALSE_THANK, (0, 0))
     assert game.result is not None
@@ -731,7 +646,7 @@ def test_no_schneider_after_a_false_thank() -> None:
 
 def test_schneider_is_off_by_default() -> None:
     assert not rules.SCHIEBER.schneider
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", weis=False, multipliers="FLAT", target=40)
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", target=40)
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE))
     assert result_of(game)[:3] == (T0, EndReason.TARGET_REACHED, (42, 0))
     assert game.result is not None
@@ -741,9 +656,7 @@ def test_schneider_is_off_by_default() -> None:
 
 def test_schneider_when_end_of_hand_decides() -> None:
     # END_OF_HAND, target 100: team 0 wins 119 against 38, and 2 x 38 = 76 < 100.
-    ruleset = seat0_leads(
-        rules.BEGINNER, "7S", target=100, contracts=Contract.all(), schneider=True
-    )
+    ruleset = rules.BEGINNER.evolve(target=100, contracts=Contract.all(), schneider=True)
     game = play_lowest(start(ruleset, SPLIT_DEAL, Contract.OBENABE))
     assert result_of(game)[:3] == (T0, EndReason.END_OF_HAND_TARGET, (119, 38))
     assert game.result is not None
@@ -755,7 +668,7 @@ def test_schneider_when_end_of_hand_decides() -> None:
 
 
 def test_a_lost_zero_point_trick_means_no_match() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "6S", weis=False, stoeck=False)
+    ruleset = rules.SCHIEBER.evolve(weis=False, stoeck=False)
     game = play_cards(start(ruleset, ZERO_TRICK_DEAL, HEARTS), ["6S", "9S", "7S", "8S"])
     assert game.tricks_won == (0, 1)
     assert game.scores == (0, 0)
@@ -771,7 +684,7 @@ def test_a_lost_zero_point_trick_means_no_match() -> None:
 # --- Misère (§10) ---------------------------------------------------------------------------
 
 
-MISERE_RULES = seat0_leads(rules.SCHIEBER, "7S", contracts=Contract.all(), weis=False)
+MISERE_RULES = rules.SCHIEBER.evolve(contracts=Contract.all(), weis=False)
 
 
 def test_misere_credits_each_team_its_opponents_tricks_at_x1() -> None:
@@ -799,8 +712,8 @@ def test_misere_auto_end_goes_to_the_credited_team() -> None:
 
 @pytest.mark.parametrize("counter_match", ["SAME_AS_MATCH", "NONE", "DOUBLE_MATCH"])
 def test_misere_has_no_match_bonus(counter_match: str) -> None:
-    ruleset = seat0_leads(
-        rules.SCHIEBER, "6S", contracts=Contract.all(), weis=False, counter_match=counter_match
+    ruleset = rules.SCHIEBER.evolve(
+        contracts=Contract.all(), weis=False, counter_match=counter_match
     )
     game = play_lowest(start(ruleset, SUITS_DEAL, Contract.MISERE))
     score = game.hand_results[-1]
@@ -810,7 +723,7 @@ def test_misere_has_no_match_bonus(counter_match: str) -> None:
 
 
 def test_misere_weis_score_normally_and_there_are_no_stoeck() -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "QS", contracts=Contract.all())
+    ruleset = rules.SCHIEBER.evolve(contracts=Contract.all())
     game = start(ruleset, STOECK_WEIS_DEAL, Contract.MISERE)
     game = play_cards(game, STOECK_WEIS_TRICK_1)
     # The trick's 14 go to team 1; team 0 keeps its own Weis Q-K-A, 20 (x1).
@@ -830,7 +743,7 @@ def test_misere_weis_score_normally_and_there_are_no_stoeck() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rotation", "deal", "contract", "next_dealer"),
+    ("rotation", "hands", "contract", "next_dealer"),
     [
         # Hand 1 is dealt by seat 3 (seat 0 leads). Team 1 wins 257 to 20.
         ("ROTATE", MATCH_DEAL, HEARTS, Seat(0)),
@@ -840,12 +753,11 @@ def test_misere_weis_score_normally_and_there_are_no_stoeck() -> None:
         ("WINNER_DEALS", SPLIT_DEAL, Contract.OBENABE, Seat(0)),
     ],
 )
-def test_dealer_rotation(rotation: str, deal: Deal, contract: Contract, next_dealer: Seat) -> None:
-    marker = deal[0].split()[0]
-    ruleset = seat0_leads(
-        rules.SCHIEBER, marker, weis=False, multipliers="FLAT", dealer_rotation=rotation
-    )
-    game = play_lowest(start(ruleset, deal, contract))
+def test_dealer_rotation(
+    rotation: str, hands: FourHands, contract: Contract, next_dealer: Seat
+) -> None:
+    ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", dealer_rotation=rotation)
+    game = play_lowest(start(ruleset, hands, contract))
     assert game.hand is not None
     assert game.hand.dealer == Seat(3)
     following = game.deal()
@@ -856,8 +768,8 @@ def test_dealer_rotation(rotation: str, deal: Deal, contract: Contract, next_dea
 
 @pytest.mark.parametrize("shove_back", [False, True])
 def test_allow_shove_back(shove_back: bool) -> None:
-    ruleset = seat0_leads(rules.SCHIEBER, "7S", allow_shove_back=shove_back)
-    game = Game.new(ruleset, seed=1).deal(hands=list(SPLIT_DEAL)).shove()
+    ruleset = rules.SCHIEBER.evolve(allow_shove_back=shove_back)
+    game = deal(ruleset, SPLIT_DEAL).shove()
     assert game.to_move == Seat(2)
     assert (Shove() in game.legal_actions()) is shove_back
     if not shove_back:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import pytest
 
 from jass import Card, CardSet, Contract, Game, Rank, RuleSet, rules
+from tests.helpers import start
 
 ANY = rules.SCHIEBER
 ONLY = rules.SCHIEBER.evolve(undertrump_only_trumps="ONLY_IF_NO_HIGHER")
@@ -170,16 +171,10 @@ def reference_count(deal: str, contract: Contract, only_if_no_higher: bool, dept
 # --------------------------------------------------------------------------------------------
 
 
-def new_game(deal: str, contract: Contract, ruleset: RuleSet) -> Game:
-    """The game after the deal and the contract, the forehand holding ``DEALS[deal][0]``."""
-    hands = DEALS[deal]
-    probe = Game.new(ruleset, seed=1).deal(hands=[CardSet.parse(h) for h in hands])
-    forehand = probe.to_move
-    assert forehand is not None
-    by_seat = [CardSet.parse(hands[(seat - forehand) % 4]) for seat in range(4)]
-    game = Game.new(ruleset, seed=1).deal(hands=by_seat).choose(contract)
-    assert game.to_move == forehand
-    assert game.hands[forehand] == CardSet.parse(hands[0])
+def new_game(deal_name: str, contract: Contract, ruleset: RuleSet) -> Game:
+    """The game after the deal and the contract, seat 0 the forehand holding ``DEALS[...][0]``."""
+    game = start(ruleset, DEALS[deal_name], contract)
+    assert game.hands[0] == CardSet.parse(DEALS[deal_name][0])
     return game
 
 

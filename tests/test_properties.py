@@ -25,6 +25,7 @@ from jass import (
     Team,
     rules,
 )
+from tests.helpers import endless, restart
 from tests.strategies import contracts, play_hand, random_rulesets, seeds
 
 # Multiplier tables of RULES.md R8.5, written out by hand as (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
@@ -45,11 +46,7 @@ _TABLE_POSITION = {
 }
 
 
-def _no_end(ruleset: RuleSet) -> RuleSet:
-    return ruleset.evolve(target=10**9)
-
-
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(seed=seeds, contract=contracts, shove=st.booleans(), rng=st.randoms(use_true_random=False))
 def test_random_hand_scores_157_or_257_under_every_multiplier_table(
     seed: int, contract: Contract, shove: bool, rng: random.Random
@@ -57,7 +54,7 @@ def test_random_hand_scores_157_or_257_under_every_multiplier_table(
     hand_plays: dict[str, tuple[int, int]] = {}
     choices_seed = rng.random()
     for name, table in R85_TABLES.items():
-        ruleset = _no_end(rules.SCHIEBER.evolve(multipliers=name))
+        ruleset = rules.SCHIEBER.evolve(multipliers=name)
         # The same seed and choices replay the same hand under each table.
         replay = random.Random(choices_seed)
         states = play_hand(Game.new(ruleset, seed=seed).deal(), replay, contract, shove=shove)
@@ -79,12 +76,12 @@ def test_random_hand_scores_157_or_257_under_every_multiplier_table(
     assert len(set(hand_plays.values())) == 1, "the same play gave different card points"
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(seed=seeds, contract=contracts, rng=st.randoms(use_true_random=False))
 def test_every_card_is_played_exactly_once_and_legal_moves_never_empty(
     seed: int, contract: Contract, rng: random.Random
 ) -> None:
-    game = Game.new(_no_end(rules.SCHIEBER), seed=seed).deal().choose(contract)
+    game = Game.new(rules.SCHIEBER, seed=seed).deal().choose(contract)
     played: list[Card] = []
     while game.phase is Phase.PLAY:
         legal = game.legal_moves()
@@ -98,7 +95,7 @@ def test_every_card_is_played_exactly_once_and_legal_moves_never_empty(
     assert sum(t.points for t in game.tricks) == 157
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=seeds,
     contract=contracts,
@@ -122,7 +119,7 @@ def test_every_card_outside_legal_moves_is_rejected(
         game = game.play(rng.choice(legal.cards()))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(seed=seeds, contract=contracts, shove=st.booleans(), rng=st.randoms(use_true_random=False))
 def test_states_are_unchanged_after_continuing_from_them(
     seed: int, contract: Contract, shove: bool, rng: random.Random
@@ -152,16 +149,15 @@ def test_states_are_unchanged_after_continuing_from_them(
         )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(seed=seeds, rng=st.randoms(use_true_random=False))
 def test_history_replays_to_an_equal_state(seed: int, rng: random.Random) -> None:
-    ruleset = _no_end(rules.SCHIEBER)
-    game = Game.new(ruleset, seed=seed)
+    game = Game.new(endless(rules.SCHIEBER), seed=seed)  # two hands
     for _ in range(2):
         game = play_hand(
             game.deal(), rng, rng.choice(Contract.standard()), shove=rng.random() < 0.5
         )[-1]
-    replayed = Game.new(ruleset, seed=seed)
+    replayed = restart(game)
     for action in game.history:
         replayed = replayed.apply(action)
     assert replayed == game
@@ -169,7 +165,7 @@ def test_history_replays_to_an_equal_state(seed: int, rng: random.Random) -> Non
     assert replayed.history == game.history
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(seed=seeds, rng=st.randoms(use_true_random=False))
 def test_legal_actions_loop_finishes_a_tournament_game(seed: int, rng: random.Random) -> None:
     game = Game.new(rules.TOURNAMENT_12, seed=seed)

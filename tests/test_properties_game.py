@@ -23,6 +23,7 @@ from jass import (
     rules,
 )
 from jass.rules import EndMode, WeisDeclaration
+from tests.helpers import endless, random_states, random_step
 from tests.strategies import seeds
 
 PRESETS = list(rules.PRESETS.values())
@@ -42,36 +43,12 @@ def stoeck_holder(dealt: tuple[CardSet, ...], contract: Contract) -> int | None:
     return next((seat for seat in range(4) if pair <= set(dealt[seat])), None)
 
 
-def bot_action(game: Game, rng: random.Random, *, thank: bool) -> Game:
-    """Play a random legal card (or choice), thanking as soon as the mover's team may."""
-    if game.phase is Phase.DEAL:
-        return game.deal()
-    actions = game.legal_actions()
-    if thank:
-        for action in actions:
-            if isinstance(action, Thank) and game.scores[action.team] >= game.ruleset.target:
-                return game.apply(action)
-    choices = [a for a in actions if not isinstance(a, Thank)]
-    return game.apply(rng.choice(choices))
-
-
-def play_game(ruleset: RuleSet, seed: int, rng: random.Random, max_actions: int) -> list[Game]:
-    game = Game.new(ruleset, seed=seed)
-    states = [game]
-    for _ in range(max_actions):
-        if game.is_over:
-            break
-        game = bot_action(game, rng, thank=True)
-        states.append(game)
-    return states
-
-
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(preset=st.sampled_from(PRESETS), seed=seeds, rng=st.randoms(use_true_random=False))
 def test_every_hand_scores_157_or_257_and_exactly_the_weis_and_stoeck_held(
     preset: RuleSet, seed: int, rng: random.Random
 ) -> None:
-    ruleset = preset.evolve(target=10**6) if preset.hands is None else preset
+    ruleset = endless(preset) if preset.hands is None else preset  # three hands
     game = Game.new(ruleset, seed=seed)
     for _ in range(3):
         game = game.deal()
@@ -112,7 +89,7 @@ def test_every_hand_scores_157_or_257_and_exactly_the_weis_and_stoeck_held(
         assert game.scores == tuple(sum(r.totals[t] for r in game.hand_results) for t in (0, 1))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(
     ruleset=st.sampled_from(PRESETS + END_MODES),
     seed=seeds,
@@ -121,7 +98,7 @@ def test_every_hand_scores_157_or_257_and_exactly_the_weis_and_stoeck_held(
 def test_a_game_always_ends_and_totals_add_up(
     ruleset: RuleSet, seed: int, rng: random.Random
 ) -> None:
-    states = play_game(ruleset, seed, rng, max_actions=5000)
+    states = random_states(ruleset, seed, rng, max_actions=5000)
     final = states[-1]
     assert final.is_over, "the game did not end"
     result = final.result
@@ -146,7 +123,7 @@ def test_a_game_always_ends_and_totals_add_up(
         assert final.scores[result.winner] >= ruleset.target
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     seed=seeds,
     rng=st.randoms(use_true_random=False),
@@ -162,7 +139,7 @@ def test_a_true_thank_wins_and_a_false_thank_loses(
     for _ in range(stop):
         if game.is_over:
             return
-        game = bot_action(game, rng, thank=False)
+        game = random_step(game, rng, thank=False)
     if game.is_over:
         return
     thanked = game.thank(team)
@@ -177,10 +154,10 @@ def test_a_true_thank_wins_and_a_false_thank_loses(
         assert game.scores[team.other] >= ruleset.target
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=seeds, rng=st.randoms(use_true_random=False))
 def test_manual_declaration_of_everything_equals_auto(seed: int, rng: random.Random) -> None:
-    auto = rules.SCHIEBER.evolve(target=10**6)
+    auto = rules.SCHIEBER
     manual = auto.evolve(weis_declaration=WeisDeclaration.MANUAL)
     games = [Game.new(auto, seed=seed).deal(), Game.new(manual, seed=seed).deal()]
     contract = rng.choice(Contract.standard())

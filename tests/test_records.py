@@ -22,7 +22,7 @@ RULESETS = [
 ]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(ruleset=st.sampled_from(RULESETS), seed=seeds, rng=st.randoms(use_true_random=False))
 def test_random_games_round_trip_through_json(
     ruleset: RuleSet, seed: int, rng: random.Random

@@ -31,17 +31,19 @@ from jass import (
     score_hand,
 )
 from jass.dealing import shuffled_deck
+from tests.helpers import (
+    ALL_HEARTS_DEAL,
+    deal,
+    endless,
+    play_cards,
+    play_lowest,
+    play_random,
+    start,
+)
 
 HEARTS = Contract.trump(Suit.HEARTS)
 SPADES = Contract.trump(Suit.SPADES)
 
-# Seat 0 holds every heart: with hearts trump it takes all nine tricks (a match).
-ALL_HEARTS_DEAL = (
-    "6H 7H 8H 9H 10H JH QH KH AH",
-    "6S 7S 8S 9S 10S JS QS KS AS",
-    "6D 7D 8D 9D 10D JD QD KD AD",
-    "6C 7C 8C 9C 10C JC QC KC AC",
-)
 # Under Obenabe, seat 1 holds the top two of every suit plus QS: team 1 can take every trick
 # although seat 0 (team 0) names the contract.
 COUNTER_MATCH_DEAL = (
@@ -52,25 +54,9 @@ COUNTER_MATCH_DEAL = (
 )
 
 
-def forehand_zero(ruleset: RuleSet, marker: str) -> RuleSet:
-    """Make the holder of ``marker`` (seat 0 in the deals above) forehand of hand 1.
-
-    Weis and Stöck are switched off: these tests are about card play and its scoring.
-    """
-    return ruleset.evolve(
-        first_hand_rule="MARKER_CARD", first_hand_marker=marker, weis=False, stoeck=False
-    )
-
-
-def play_out(game: Game, choose: dict[int, list[str]] | None = None) -> Game:
-    """Play the hand to its end: listed seats play their cards in order, others their lowest."""
-    queues = {seat: [Card.parse(c) for c in cards] for seat, cards in (choose or {}).items()}
-    while game.phase is Phase.PLAY:
-        seat = game.to_move
-        assert seat is not None
-        queue = queues.get(seat)
-        game = game.play(queue.pop(0) if queue else min(game.legal_moves()))
-    return game
+def card_play_only(ruleset: RuleSet) -> RuleSet:
+    """``ruleset`` without Weis and Stöck: these tests are about card play and its scoring."""
+    return ruleset.evolve(weis=False, stoeck=False)
 
 
 # --- construction and dealing ---------------------------------------------------------------
@@ -141,9 +127,7 @@ def test_first_dealer_is_drawn_and_the_draw_rule_matters() -> None:
 
 @pytest.mark.parametrize("marker", ["7D", "7H", "10D"])
 def test_marker_card_holder_is_forehand_of_hand_one_and_deals_hand_two(marker: str) -> None:
-    ruleset = rules.SCHIEBER.evolve(
-        first_hand_rule="MARKER_CARD", first_hand_marker=marker, target=10**6
-    )
+    ruleset = rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD", first_hand_marker=marker)
     for seed in range(10):
         game = Game.new(ruleset, seed=seed).deal()
         assert game.hand is not None
@@ -152,31 +136,31 @@ def test_marker_card_holder_is_forehand_of_hand_one_and_deals_hand_two(marker: s
         # The seeded deal is dealt as if seat 3 dealt: packets from seat 0.
         deck = shuffled_deck(seed, "deal/0")
         assert set(deck[0:3]) <= set(game.hand.dealt[0])
-        game = play_out(game.choose(HEARTS)).deal()
+        game = play_lowest(game.choose(HEARTS)).deal()
         assert game.hand is not None
         assert game.hand.dealer == holder
 
 
 def test_dealer_rotates_to_the_right_after_each_hand() -> None:
-    game = Game.new(rules.SCHIEBER.evolve(target=10**6), seed=5)
+    game = Game.new(endless(rules.SCHIEBER), seed=5)  # six hands
     dealers = []
     for _ in range(6):
         game = game.deal()
         assert game.hand is not None
         dealers.append(int(game.hand.dealer))
-        game = play_out(game.choose(Contract.OBENABE))
+        game = play_lowest(game.choose(Contract.OBENABE))
     assert dealers == [(dealers[0] + k) % 4 for k in range(6)]
 
 
 def test_winner_deals_gives_the_deal_to_the_team_that_won_the_hand() -> None:
-    ruleset = rules.SCHIEBER.evolve(dealer_rotation="WINNER_DEALS", target=10**6)
+    ruleset = endless(rules.SCHIEBER.evolve(dealer_rotation="WINNER_DEALS"))  # eight hands
     game = Game.new(ruleset, seed=8)
     checked = 0
     for _ in range(8):
         game = game.deal()
         assert game.hand is not None
         dealer = int(game.hand.dealer)
-        game = play_out(game.choose(Contract.UNDENUFE))
+        game = play_lowest(game.choose(Contract.UNDENUFE))
         totals = game.hand_results[-1].totals
         following = game.deal()
         assert following.hand is not None
@@ -291,14 +275,13 @@ def test_play_accepts_card_names_and_rejects_non_cards() -> None:
 
 
 def test_undertrump_is_refused_through_the_state_machine() -> None:
-    deal = (
+    table = (
         "AD 6S 7S 8S 9S 10S 6C 7C 8C",
         "JH 6D 7D 8D JS QS KS AS 9C",
         "9H 10C JC QC KC AC 6H 7H 8H",
         "10H QH KH AH 9D 10D JD QD KD",
     )
-    ruleset = forehand_zero(rules.SCHIEBER, "AD")
-    game = Game.new(ruleset, seed=1).deal(hands=list(deal)).choose(HEARTS)
+    game = start(card_play_only(rules.SCHIEBER), table, HEARTS)
     game = game.play("AD").play("JH")  # seat 1 trumps with the Buur
     with pytest.raises(IllegalActionError) as info:
         game.play("9H")  # seat 2 holds clubs and other cards: no undertrumping
@@ -309,8 +292,8 @@ def test_undertrump_is_refused_through_the_state_machine() -> None:
 
 
 def test_trick_winner_leads_and_tricks_are_recorded() -> None:
-    game = Game.new(forehand_zero(rules.SCHIEBER, "7H"), seed=1).deal(hands=list(ALL_HEARTS_DEAL))
-    game = game.choose(HEARTS).play("6H").play("AS").play("AD").play("AC")
+    game = start(card_play_only(rules.SCHIEBER), ALL_HEARTS_DEAL, HEARTS)
+    game = game.play("6H").play("AS").play("AD").play("AC")
     assert game.trick == ()
     assert game.trick_leader == Seat(0)
     assert game.tricks_won == (1, 0)
@@ -325,8 +308,7 @@ def test_trick_winner_leads_and_tricks_are_recorded() -> None:
 
 
 def test_match_by_the_declaring_team_scores_257() -> None:
-    game = Game.new(forehand_zero(rules.SCHIEBER, "7H"), seed=1).deal(hands=list(ALL_HEARTS_DEAL))
-    game = play_out(game.choose(HEARTS))
+    game = play_lowest(start(card_play_only(rules.SCHIEBER), ALL_HEARTS_DEAL, HEARTS))
     score = game.hand_results[-1]
     assert score.tricks == (9, 0)
     assert score.match == Team(0)
@@ -349,14 +331,14 @@ def test_match_by_the_declaring_team_scores_257() -> None:
     ],
 )
 def test_counter_match_variants(counter_match: str, bonus: int, expected: int) -> None:
-    ruleset = forehand_zero(rules.SCHIEBER, "7D").evolve(
+    ruleset = card_play_only(rules.SCHIEBER).evolve(
         counter_match=counter_match, match_bonus=bonus, multipliers="FLAT"
     )
-    game = Game.new(ruleset, seed=1).deal(hands=list(COUNTER_MATCH_DEAL))
+    game = deal(ruleset, COUNTER_MATCH_DEAL)
     assert game.hand is not None
     assert game.hand.declaring_team == Team(0)
     seat1 = ["AS", "KS", "QS", "AH", "KH", "AD", "KD", "AC", "KC"]
-    game = play_out(game.choose(Contract.OBENABE), {1: seat1})
+    game = play_lowest(game.choose(Contract.OBENABE), scripts={1: seat1})
     score = game.hand_results[-1]
     assert score.tricks == (0, 9)
     assert score.match == Team(1)
@@ -365,15 +347,14 @@ def test_counter_match_variants(counter_match: str, bonus: int, expected: int) -
 
 def test_declaring_team_match_is_unaffected_by_counter_match_rules() -> None:
     for rule in ("NONE", "DOUBLE_TRICK_POINTS", "DOUBLE_MATCH"):
-        ruleset = forehand_zero(rules.SCHIEBER, "7H").evolve(counter_match=rule)
-        game = Game.new(ruleset, seed=1).deal(hands=list(ALL_HEARTS_DEAL))
-        assert play_out(game.choose(HEARTS)).hand_results[-1].totals == (257, 0)
+        ruleset = card_play_only(rules.SCHIEBER).evolve(counter_match=rule)
+        game = start(ruleset, ALL_HEARTS_DEAL, HEARTS)
+        assert play_lowest(game).hand_results[-1].totals == (257, 0)
 
 
 def test_match_bonus_zero_in_tournament_rules() -> None:
-    ruleset = forehand_zero(rules.TOURNAMENT_12, "7H")
-    game = Game.new(ruleset, seed=1).deal(hands=list(ALL_HEARTS_DEAL))
-    assert play_out(game.choose(HEARTS)).hand_results[-1].totals == (157, 0)
+    game = start(card_play_only(rules.TOURNAMENT_12), ALL_HEARTS_DEAL, HEARTS)
+    assert play_lowest(game).hand_results[-1].totals == (157, 0)
 
 
 def test_match_is_counted_by_tricks_not_points() -> None:
@@ -395,12 +376,10 @@ def test_seed_000_worked_example_344_against_110() -> None:
 
 
 def test_running_totals_add_hand_scores() -> None:
-    game = Game.new(rules.SCHIEBER.evolve(target=10**6), seed=21)
+    game = Game.new(endless(rules.SCHIEBER), seed=21)  # five hands
     rng = random.Random(3)
     for _ in range(5):
-        game = game.deal().choose(rng.choice(Contract.standard()))
-        while game.phase is Phase.PLAY:
-            game = game.play(rng.choice(game.legal_moves().cards()))
+        game = play_random(game.deal().choose(rng.choice(Contract.standard())), rng)
     assert game.scores == (
         sum(r.totals[0] for r in game.hand_results),
         sum(r.totals[1] for r in game.hand_results),
@@ -458,13 +437,12 @@ def test_end_of_hand_mode_decides_after_the_hand() -> None:
 
 
 def test_thank_mode_never_ends_by_itself_and_a_true_thank_wins() -> None:
-    ruleset = rules.SCHIEBER.evolve(end_mode="THANK", target=200)
+    # From a score sheet just below the target, play on until a team is well past it.
+    ruleset = rules.SCHIEBER.evolve(end_mode="THANK")
     rng = random.Random(1)
-    game = Game.new(ruleset, seed=6)
-    while max(game.scores) < 400:
-        game = game.deal().choose(rng.choice(Contract.standard()))
-        while game.phase is Phase.PLAY:
-            game = game.play(rng.choice(game.legal_moves().cards()))
+    game = Game.new(ruleset, seed=6, scores=(2400, 2350))
+    while max(game.scores) < ruleset.target + 200:
+        game = play_random(game.deal().choose(rng.choice(Contract.standard())), rng)
         assert not game.is_over
     leader = Team(int(game.scores[1] > game.scores[0]))
     assert Thank(Team(0)) not in game.legal_actions()  # nobody is to move while dealing
@@ -495,7 +473,7 @@ def test_hands_limit_ends_the_game_and_thanking_is_refused() -> None:
     assert info.value.reason is IllegalReason.THANK_NOT_ALLOWED
     for _ in range(2):
         assert not game.is_over
-        game = play_out(game.deal().choose(SPADES))
+        game = play_lowest(game.deal().choose(SPADES))
     assert game.is_over
     assert game.result is not None
     assert game.result.reason is EndReason.HAND_LIMIT
@@ -551,12 +529,8 @@ def test_stoeck_are_shown_to_finish_only_if_they_take_the_team_there_first() -> 
         "AC KC QC JS QS 7H 8H 7D 8D",
         "9H 10H JH AH KS AS JC 10C KD",
     ]
-    ruleset = rules.SCHIEBER.evolve(
-        first_hand_rule="MARKER_CARD", first_hand_marker="6S", target=25, multipliers="FLAT"
-    )
-    game = Game.new(ruleset, seed=1).deal(hands=table).choose("hearts")
-    for card in ("AD", "10D", "8D", "KD"):
-        game = game.play(card)
+    ruleset = rules.SCHIEBER.evolve(target=25, multipliers="FLAT")
+    game = play_cards(start(ruleset, table, "hearts"), ["AD", "10D", "8D", "KD"])
     assert game.result is not None
     assert game.winner == Team(1)
     assert game.result.event is jass.ScoringEvent.WEIS

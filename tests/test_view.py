@@ -18,7 +18,6 @@ from jass import (
     Game,
     IllegalActionError,
     InvalidInputError,
-    Phase,
     Play,
     RuleSet,
     Seat,
@@ -28,6 +27,7 @@ from jass import (
 from jass.sampling import DealSampler, sample_deals
 from jass.view import excluded_cards
 from jass.weis import WeisKind, find_weis
+from tests.helpers import ALL_HEARTS_DEAL, play_cards, play_random, restart, start
 from tests.strategies import seeds
 
 SPADES = Contract.trump(Suit.SPADES)
@@ -36,19 +36,14 @@ SPADES = Contract.trump(Suit.SPADES)
 def random_position(
     ruleset: RuleSet, seed: int, rng: random.Random, contract: Contract, cards: int
 ) -> Game:
-    game = Game.new(ruleset, seed=seed).deal().choose(contract)
-    for _ in range(cards):
-        if game.phase is not Phase.PLAY:
-            break
-        game = game.play(rng.choice(game.legal_moves().cards()))
-    return game
+    return play_random(Game.new(ruleset, seed=seed).deal().choose(contract), rng, cards)
 
 
 def replay_with(game: Game, dealt: tuple[CardSet, CardSet, CardSet, CardSet]) -> Game:
     """The same public history as ``game``'s current hand, on another deal."""
     history = game.history
     start = max(i for i, action in enumerate(history) if isinstance(action, Deal))
-    other = Game.new(game.ruleset, seed=game.seed)
+    other = restart(game)
     for action in history[:start]:
         other = other.apply(action)
     other = other.deal(hands=dealt)
@@ -57,7 +52,7 @@ def replay_with(game: Game, dealt: tuple[CardSet, CardSet, CardSet, CardSet]) ->
     return other
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=seeds,
     rng=st.randoms(use_true_random=False),
@@ -65,9 +60,9 @@ def replay_with(game: Game, dealt: tuple[CardSet, CardSet, CardSet, CardSet]) ->
     cards=st.integers(min_value=0, max_value=35),
     ruleset=st.sampled_from(
         [
-            rules.SCHIEBER.evolve(target=10**6),
-            rules.SCHIEBER.evolve(target=10**6, undertrump_only_trumps="ONLY_IF_NO_HIGHER"),
-            rules.TRADITIONAL.evolve(target=10**6),
+            rules.SCHIEBER,
+            rules.SCHIEBER.evolve(undertrump_only_trumps="ONLY_IF_NO_HIGHER"),
+            rules.TRADITIONAL,
         ]
     ),
 )
@@ -84,7 +79,7 @@ def test_views_of_indistinguishable_states_are_equal(
         assert other.hands[seat] == game.hands[seat]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     seed=seeds,
     rng=st.randoms(use_true_random=False),
@@ -94,7 +89,7 @@ def test_views_of_indistinguishable_states_are_equal(
 def test_a_view_holds_no_hidden_card_of_another_seat(
     seed: int, rng: random.Random, contract: Contract, cards: int
 ) -> None:
-    game = random_position(rules.SCHIEBER.evolve(target=10**6), seed, rng, contract, cards)
+    game = random_position(rules.SCHIEBER, seed, rng, contract, cards)
     for seat in Seat:
         view = game.view(seat)
         public = view.played | CardSet(
@@ -148,14 +143,7 @@ def test_voids_follow_the_rules_with_the_buur_exception_and_trumping_in() -> Non
 
 
 def test_view_voids_and_unknown_cards() -> None:
-    deal = [
-        "6H 7H 8H 9H 10H JH QH KH AH",
-        "6S 7S 8S 9S 10S JS QS KS AS",
-        "6D 7D 8D 9D 10D JD QD KD AD",
-        "6C 7C 8C 9C 10C JC QC KC AC",
-    ]
-    ruleset = rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD", first_hand_marker="7H")
-    game = Game.new(ruleset, seed=1).deal(hands=deal).choose("obenabe")
+    game = start(rules.SCHIEBER, ALL_HEARTS_DEAL, "obenabe")
     game = game.play("AH").play("6S").play("6D").play("6C")
     view = game.view(Seat(0))
     assert view.voids(1) == (Suit.HEARTS,)
@@ -167,18 +155,13 @@ def test_view_voids_and_unknown_cards() -> None:
 
 
 def test_shown_weis_cards_are_known_after_trick_one() -> None:
-    deal = [
+    table = [
         "6H 7H 8H 9H 6S 7S 8D 9D 6C",  # seat 0: 6-7-8-9 of hearts (50) and 6-7 of spades
         "10S JS QS KS AS 10H JH QH KH",  # seat 1: 10-A of spades (100), 10-K of hearts (50)
         "6D 7D 10D JD QD KD AD 7C 8C",  # seat 2: 10-A of diamonds (100)
         "8S 9S AH 9C 10C JC QC KC AC",  # seat 3: 9-A of clubs (150)
     ]
-    ruleset = rules.SCHIEBER.evolve(
-        first_hand_rule="MARKER_CARD", first_hand_marker="6H", target=10**6
-    )
-    game = Game.new(ruleset, seed=1).deal(hands=deal).choose("obenabe")
-    for card in ("6H", "10H", "10D", "AH"):
-        game = game.play(card)
+    game = play_cards(start(rules.SCHIEBER, table, "obenabe"), ["6H", "10H", "10D", "AH"])
     view = game.view(Seat(0))
     assert view.weis_winner == Seat(3)
     assert [(seat, w.points) for seat, w in view.shown_weis] == [
@@ -226,7 +209,7 @@ def enumerate_consistent(game: Game, seat: Seat) -> Counter[tuple[int, ...]]:
 @pytest.mark.parametrize(("seed", "cards"), [(3, 24), (8, 25), (21, 26)])
 def test_sampled_deals_are_uniform_among_the_consistent_deals(seed: int, cards: int) -> None:
     rng = random.Random(seed)
-    game = random_position(rules.SCHIEBER.evolve(target=10**6), seed, rng, SPADES, cards)
+    game = random_position(rules.SCHIEBER, seed, rng, SPADES, cards)
     seat = game.to_move
     assert seat is not None
     consistent = enumerate_consistent(game, seat)
@@ -256,14 +239,13 @@ def test_sample_deals_checks_its_input() -> None:
 def test_rare_declared_weis_fall_back_to_the_best_draw() -> None:
     # Seat 0 declares four Jacks and a three-card sequence: deals that explain it are so rare
     # that rejection gives up, and the sampler returns its best draw instead of failing.
-    deal = [
+    table = [
         "JS JH JD JC 6S 7S 8S AH KH",
         "6H 8H 10H 7D QD AD 6C 7C 9C",
         "9S 10S QS 7H 9H 6D 8D 9D 8C",
         "KS AS QH 10D KD 10C QC KC AC",
     ]
-    ruleset = rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD", first_hand_marker="JS")
-    game = Game.new(ruleset, seed=1).deal(hands=deal).choose("spades").play("JD")
+    game = start(rules.SCHIEBER, table, "spades").play("JD")
     view = game.view(Seat(1))
     assert view.declared_points[0] == (200, 20)
     sampler = DealSampler(view)
@@ -278,7 +260,7 @@ def test_rare_declared_weis_fall_back_to_the_best_draw() -> None:
 def test_manual_declarations_keep_the_weis_winner_in_every_sample() -> None:
     # Seat 0 shows four Aces (100) and wins; seat 1 declared 100 too. Under MANUAL, seat 1
     # may hold other Weis, but never only a 100-point sequence, which would have won.
-    manual = rules.SCHIEBER.evolve(weis_declaration="MANUAL", target=10**6)
+    manual = rules.SCHIEBER.evolve(weis_declaration="MANUAL")
     hands = [
         "AS AH AD AC 6S 8H 10D QC 7S",
         "KS KH KD KC 6H 8D 10C 7H 9S",
@@ -302,9 +284,10 @@ def test_manual_declarations_keep_the_weis_winner_in_every_sample() -> None:
 
 
 def test_stoeck_shown_to_finish_stay_with_their_holder_in_samples() -> None:
-    ruleset = rules.SCHIEBER.evolve(target=20, multipliers="FLAT")
+    # Both teams 20 short of the target: shown Stöck (20) finish the game at once.
+    ruleset = rules.SCHIEBER.evolve(multipliers="FLAT")
     for seed in range(200):
-        game = Game.new(ruleset, seed=seed).deal().choose("hearts")
+        game = Game.new(ruleset, seed=seed, scores=(2480, 2480)).deal().choose("hearts")
         if game.is_over and game.stoeck is not None:
             break
     else:

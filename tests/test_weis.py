@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import pytest
 
@@ -18,7 +18,6 @@ from jass import (
     Game,
     IllegalActionError,
     IllegalReason,
-    Phase,
     RuleSet,
     Seat,
     Suit,
@@ -31,6 +30,7 @@ from jass import (
     resolve_weis,
     rules,
 )
+from tests.helpers import play_cards, play_lowest, start
 
 SCHIEBER = rules.SCHIEBER
 SPADES = Contract.trump(Suit.SPADES)
@@ -611,29 +611,6 @@ MATCH_DEAL = (
 )
 
 
-def start(
-    ruleset: RuleSet, contract: Contract, deal: Sequence[str] = DEAL, marker: str = "6H"
-) -> Game:
-    """Deal ``deal``, with the holder of ``marker`` as forehand, and name ``contract``."""
-    ruleset = ruleset.evolve(first_hand_rule="MARKER_CARD", first_hand_marker=marker)
-    game = Game.new(ruleset, seed=1).deal(hands=list(deal))
-    assert game.hand is not None
-    assert CardSet.parse(marker) & CardSet.parse(deal[game.hand.forehand])
-    return game.choose(contract)
-
-
-def play(game: Game, *cards: str) -> Game:
-    for card in cards:
-        game = game.play(card)
-    return game
-
-
-def play_out(game: Game) -> Game:
-    while game.phase is Phase.PLAY:
-        game = game.play(min(game.legal_moves()))
-    return game
-
-
 MANUAL = SCHIEBER.evolve(weis_declaration="MANUAL")
 
 
@@ -649,10 +626,10 @@ MANUAL = SCHIEBER.evolve(weis_declaration="MANUAL")
 def test_auto_weis_scored_at_the_end_of_trick_1(
     contract: Contract, after_trick_1: tuple[int, int]
 ) -> None:
-    game = start(SCHIEBER, contract)
+    game = start(SCHIEBER, DEAL, contract)
     assert game.hand is not None
     assert game.hand.forehand == Seat(0)
-    three = play(game, *TRICK_1[:3])
+    three = play_cards(game, TRICK_1[:3])
     assert three.scores == (0, 0)
     assert three.weis_result is None
     assert three.hand_weis_stoeck == ((0, 0), (0, 0))
@@ -666,29 +643,29 @@ def test_auto_weis_scored_at_the_end_of_trick_1(
 
 
 def test_auto_scores_change_exactly_by_weis_and_trick() -> None:
-    game = play(start(SCHIEBER, SPADES), *TRICK_1)
+    game = play_cards(start(SCHIEBER, DEAL, SPADES), TRICK_1)
     assert game.scores == (180, 50)
-    game = play(game, *TRICK_2)
+    game = play_cards(game, TRICK_2)
     assert game.scores == (184, 50)  # the trick only: 2 x 2; the Weis are not scored again
     assert game.hand_weis_stoeck == ((90, 0), (0, 0))
 
 
 def test_auto_declared_weis_appear_with_each_first_card() -> None:
-    game = start(SCHIEBER, SPADES)
+    game = start(SCHIEBER, DEAL, SPADES)
     assert game.declared_weis == (None, None, None, None)
     game = game.play(TRICK_1[0])
     assert game.declared_weis[1:] == (None, None, None)
     first = game.declared_weis[0]
     assert first is not None
     assert sigs(first) == DEAL_WEIS[0]
-    game = play(game, *TRICK_1[1:])
+    game = play_cards(game, TRICK_1[1:])
     declared = game.declared_weis
     assert all(d is not None for d in declared)
     assert [sigs(d or ()) for d in declared] == DEAL_WEIS
 
 
 def test_auto_hand_score_weis() -> None:
-    game = play_out(start(SCHIEBER, SPADES))
+    game = play_lowest(start(SCHIEBER, DEAL, SPADES))
     score = game.hand_results[-1]
     assert score.weis == (90, 0)
     assert score.stoeck == (0, 0)
@@ -701,34 +678,34 @@ def test_auto_hand_score_weis() -> None:
 
 
 def test_auto_no_weis_in_the_deal() -> None:
-    game = play_out(start(SCHIEBER, SPADES, NO_WEIS_DEAL, marker="AS"))
+    game = play_lowest(start(SCHIEBER, NO_WEIS_DEAL, SPADES))
     assert game.hand_results[-1].weis == (0, 0)
     assert game.shown_weis == ()
 
 
 def test_shown_weis_is_the_winning_teams_weis_after_trick_1_only() -> None:
-    game = start(SCHIEBER, SPADES)
+    game = start(SCHIEBER, DEAL, SPADES)
     assert game.shown_weis == ()
-    three = play(game, *TRICK_1[:3])
+    three = play_cards(game, TRICK_1[:3])
     assert three.shown_weis == ()
     done = three.play(TRICK_1[3])
     assert sigs(done.shown_weis) == expect(S0_50, S0_20, S2_20)  # not seat 1's J-Q-K
-    assert sigs(play(done, *TRICK_2).shown_weis) == expect(S0_50, S0_20, S2_20)
+    assert sigs(play_cards(done, TRICK_2).shown_weis) == expect(S0_50, S0_20, S2_20)
 
 
 def test_weis_off_scores_no_weis() -> None:
     off = SCHIEBER.evolve(weis=False)
-    game = play(start(off, SPADES), *TRICK_1)
+    game = play_cards(start(off, DEAL, SPADES), TRICK_1)
     assert game.scores == (0, 50)
     assert game.weis_result is None
     assert game.shown_weis == ()
     assert game.hand_weis_stoeck == ((0, 0), (0, 0))
-    assert play_out(game).hand_results[-1].weis == (0, 0)
+    assert play_lowest(game).hand_results[-1].weis == (0, 0)
 
 
 def test_weis_off_in_manual_mode_scores_no_weis_either() -> None:
     off = MANUAL.evolve(weis=False)
-    game = play(start(off, SPADES), *TRICK_1)
+    game = play_cards(start(off, DEAL, SPADES), TRICK_1)
     assert game.scores == (0, 50)
     assert game.weis_result is None
 
@@ -743,7 +720,7 @@ def test_weis_requires_trick_default_is_false() -> None:
 @pytest.mark.parametrize("requires", [False, True])
 def test_weis_credit_with_or_without_a_trick_first(requires: bool) -> None:
     ruleset = SCHIEBER.evolve(weis_requires_trick=requires)
-    game = play(start(ruleset, SPADES), *TRICK_1)  # team 1 takes trick 1
+    game = play_cards(start(ruleset, DEAL, SPADES), TRICK_1)  # team 1 takes trick 1
     result = game.weis_result
     assert result is not None
     assert result.winner == Seat(0)
@@ -753,15 +730,17 @@ def test_weis_credit_with_or_without_a_trick_first(requires: bool) -> None:
     else:
         assert game.scores == (180, 50)
         assert game.hand_weis_stoeck == ((90, 0), (0, 0))
-    game = play(game, *TRICK_2)  # team 0's first trick: 2 points x 2
+    game = play_cards(game, TRICK_2)  # team 0's first trick: 2 points x 2
     assert game.scores == (184, 50)
     assert game.hand_weis_stoeck == ((90, 0), (0, 0))
-    assert play_out(game).hand_results[-1].weis == (90, 0)
+    assert play_lowest(game).hand_results[-1].weis == (90, 0)
 
 
 def test_weis_requires_trick_credited_at_once_when_the_team_takes_trick_1() -> None:
     ruleset = SCHIEBER.evolve(weis_requires_trick=True)
-    game = play(start(ruleset, SPADES), "10D", "7D", "KD", "QD")  # KD (seat 2) takes 17
+    game = play_cards(
+        start(ruleset, DEAL, SPADES), ["10D", "7D", "KD", "QD"]
+    )  # KD (seat 2) takes 17
     assert game.scores == (2 * 90 + 2 * 17, 0)
     assert game.hand_weis_stoeck == ((90, 0), (0, 0))
 
@@ -769,7 +748,7 @@ def test_weis_requires_trick_credited_at_once_when_the_team_takes_trick_1() -> N
 @pytest.mark.parametrize("requires", [False, True])
 def test_weis_when_the_weis_team_takes_no_trick(requires: bool) -> None:
     ruleset = SCHIEBER.evolve(weis_requires_trick=requires)
-    game = start(ruleset, OBENABE, MATCH_DEAL, marker="AS")
+    game = start(ruleset, MATCH_DEAL, OBENABE, forehand=Seat(1))
     assert game.hand is not None
     assert game.hand.forehand == Seat(1)
     for _ in range(4):
@@ -780,7 +759,7 @@ def test_weis_when_the_weis_team_takes_no_trick(requires: bool) -> None:
     assert result.winner == Seat(0)
     assert result.points == (20, 0)
     assert game.scores[0] == (0 if requires else 3 * 20)
-    end = play_out(game)
+    end = play_lowest(game)
     score = end.hand_results[-1]
     assert score.tricks == (0, 9)
     assert score.match == Team(1)
@@ -805,7 +784,7 @@ def declare(game: Game, *items: tuple[WeisKind, int, str]) -> Game:
 
 
 def test_manual_declaring_a_subset_scores_only_that_subset() -> None:
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     game = declare(game, S0_50).play("10D")  # seat 0 keeps its 8-9-10 of diamonds secret
     game = game.play("7D")  # seat 1 plays without declaring
     game = declare(game, S2_20).play("KD")
@@ -822,13 +801,13 @@ def test_manual_declaring_a_subset_scores_only_that_subset() -> None:
         expect(),
     ]
     assert sigs(game.shown_weis) == expect(S0_50, S2_20)
-    assert play_out(game).hand_results[-1].weis == (70, 0)
+    assert play_lowest(game).hand_results[-1].weis == (70, 0)
 
 
 def test_manual_undeclared_weis_never_score() -> None:
     # Seat 0 declares only its 20; seat 1's J-Q-K of hearts beats it (height) and beats seat 2's
     # equal J-Q-K of clubs (position). Seat 0's undeclared 50 would have won: it never counts.
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     game = declare(game, S0_20).play("10D")
     game = declare(game, S1_20).play("7D")
     game = declare(game, S2_20).play("KD")
@@ -839,33 +818,33 @@ def test_manual_undeclared_weis_never_score() -> None:
     assert result.points == (0, 20)
     assert game.scores == (0, 2 * 20 + 2 * 25)
     assert sigs(game.shown_weis) == expect(S1_20)
-    assert play_out(game).hand_results[-1].weis == (0, 20)
+    assert play_lowest(game).hand_results[-1].weis == (0, 20)
 
 
 def test_manual_playing_without_declaring_declares_nothing() -> None:
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     assert game.declared_weis == (None, None, None, None)
     game = game.play("10D")
     assert game.declared_weis == ((), None, None, None)
-    game = play(game, *TRICK_1[1:])
+    game = play_cards(game, TRICK_1[1:])
     assert game.declared_weis == ((), (), (), ())
     result = game.weis_result
     assert result is not None
     assert result.winner is None
     assert game.scores == (0, 50)
     assert game.shown_weis == ()
-    assert play_out(game).hand_results[-1].weis == (0, 0)
+    assert play_lowest(game).hand_results[-1].weis == (0, 0)
 
 
 def test_manual_declaring_none_explicitly() -> None:
-    game = start(MANUAL, SPADES).declare_weis(())
+    game = start(MANUAL, DEAL, SPADES).declare_weis(())
     assert game.declared_weis[0] == ()
-    game = play(game, *TRICK_1)
+    game = play_cards(game, TRICK_1)
     assert game.scores == (0, 50)
 
 
 def test_manual_declaring_everything_is_the_same_as_auto() -> None:
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     game = declare(game, S0_50, S0_20).play("10D")
     game = declare(game, S1_20).play("7D")
     game = declare(game, S2_20).play("KD")
@@ -881,15 +860,17 @@ def refused(game: Game, weis: object) -> IllegalReason:
 
 
 def test_manual_declaring_twice_is_refused() -> None:
-    game = declare(start(MANUAL, SPADES), S0_20)
+    game = declare(start(MANUAL, DEAL, SPADES), S0_20)
     assert refused(game, find_weis(game.hands[0])) is IllegalReason.WEIS_NOT_DECLARABLE
     assert refused(game, ()) is IllegalReason.WEIS_NOT_DECLARABLE
-    empty = start(MANUAL, SPADES).declare_weis(())
+    empty = start(MANUAL, DEAL, SPADES).declare_weis(())
     assert refused(empty, find_weis(empty.hands[0])) is IllegalReason.WEIS_NOT_DECLARABLE
 
 
 def test_manual_declaring_after_ones_first_card_is_refused() -> None:
-    game = play(start(MANUAL, SPADES), *TRICK_1, "6C")  # trick 2: seat 3 led, seat 0 to move
+    game = play_cards(
+        start(MANUAL, DEAL, SPADES), [*TRICK_1, "6C"]
+    )  # trick 2: seat 3 led, seat 0 to move
     assert game.to_move == Seat(0)
     own = find_weis(CardSet.parse(DEAL[0]))
     assert refused(game, own) is IllegalReason.WEIS_NOT_DECLARABLE
@@ -897,21 +878,21 @@ def test_manual_declaring_after_ones_first_card_is_refused() -> None:
 
 
 def test_manual_declaring_a_weis_not_in_hand_is_refused() -> None:
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     assert refused(game, [weis_of("JH QH KH")]) is IllegalReason.WEIS_NOT_IN_HAND  # seat 1's
     assert refused(game, [weis_of("6H 7H 8H")]) is IllegalReason.WEIS_NOT_IN_HAND  # part of a run
     assert refused(game, [weis_of(four("9"))]) is IllegalReason.WEIS_NOT_IN_HAND
 
 
 def test_declaring_in_auto_mode_is_refused() -> None:
-    game = start(SCHIEBER, SPADES)
+    game = start(SCHIEBER, DEAL, SPADES)
     assert refused(game, find_weis(game.hands[0])) is IllegalReason.WEIS_NOT_DECLARABLE
     assert refused(game, ()) is IllegalReason.WEIS_NOT_DECLARABLE
 
 
 @pytest.mark.parametrize("mode", ["AUTO", "MANUAL"])
 def test_declaring_with_weis_off_is_refused(mode: str) -> None:
-    game = start(SCHIEBER.evolve(weis=False, weis_declaration=mode), SPADES)
+    game = start(SCHIEBER.evolve(weis=False, weis_declaration=mode), DEAL, SPADES)
     assert refused(game, find_weis(game.hands[0])) is IllegalReason.WEIS_NOT_DECLARABLE
 
 
@@ -928,7 +909,7 @@ def frozen(*items: tuple[WeisKind, int, str]) -> frozenset[Sig]:
 
 
 def test_legal_actions_offer_declarations_only_in_manual_before_the_first_card() -> None:
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     assert offered(game) == {frozen(S0_50), frozen(S0_20), frozen(S0_50, S0_20)}
     assert offered(declare(game, S0_50)) == set()  # declared: seat 0 now only plays
     game = game.play("10D")
@@ -943,12 +924,12 @@ def test_legal_actions_offer_declarations_only_in_manual_before_the_first_card()
 
 
 def test_legal_actions_offer_no_declarations_in_auto_or_without_weis() -> None:
-    assert offered(start(SCHIEBER, SPADES)) == set()
-    assert offered(start(MANUAL.evolve(weis=False), SPADES)) == set()
+    assert offered(start(SCHIEBER, DEAL, SPADES)) == set()
+    assert offered(start(MANUAL.evolve(weis=False), DEAL, SPADES)) == set()
 
 
 def test_legal_declarations_can_be_applied() -> None:
-    game = start(MANUAL, SPADES)
+    game = start(MANUAL, DEAL, SPADES)
     for action in game.legal_actions():
         if isinstance(action, DeclareWeis):
             after = game.apply(action)
