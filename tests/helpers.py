@@ -74,21 +74,6 @@ def new_game(
     )
 
 
-def restart(game: Game) -> Game:
-    """A new game as ``game`` began: the same rule set, seed and score sheet (``setup``).
-
-    Replaying ``game.history`` on it gives ``game`` again.
-    """
-    setup = game.setup
-    return Game.new(
-        game.ruleset,
-        seed=game.seed,
-        scores=setup.scores,
-        dealer=setup.dealer,
-        hands_played=setup.hands_played,
-    )
-
-
 def deal(
     ruleset: RuleSet,
     hands: Iterable[str | CardSet],
@@ -228,7 +213,6 @@ __all__ = [
     "random_game",
     "random_states",
     "random_step",
-    "restart",
     "rotated",
     "start",
 ]

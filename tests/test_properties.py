@@ -25,7 +25,7 @@ from jass import (
     Team,
     rules,
 )
-from tests.helpers import endless, restart
+from tests.helpers import endless
 from tests.strategies import contracts, play_hand, random_rulesets, seeds
 
 # Multiplier tables of RULES.md R8.5, written out by hand as (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
@@ -157,7 +157,7 @@ def test_history_replays_to_an_equal_state(seed: int, rng: random.Random) -> Non
         game = play_hand(
             game.deal(), rng, rng.choice(Contract.standard()), shove=rng.random() < 0.5
         )[-1]
-    replayed = restart(game)
+    replayed = game.initial_state()
     for action in game.history:
         replayed = replayed.apply(action)
     assert replayed == game

@@ -27,7 +27,7 @@ from jass import (
 from jass.sampling import DealSampler, sample_deals
 from jass.view import excluded_cards
 from jass.weis import WeisKind, find_weis
-from tests.helpers import ALL_HEARTS_DEAL, play_cards, play_random, restart, start
+from tests.helpers import ALL_HEARTS_DEAL, play_cards, play_random, start
 from tests.strategies import seeds
 
 SPADES = Contract.trump(Suit.SPADES)
@@ -43,7 +43,7 @@ def replay_with(game: Game, dealt: tuple[CardSet, CardSet, CardSet, CardSet]) ->
     """The same public history as ``game``'s current hand, on another deal."""
     history = game.history
     start = max(i for i, action in enumerate(history) if isinstance(action, Deal))
-    other = restart(game)
+    other = game.initial_state()
     for action in history[:start]:
         other = other.apply(action)
     other = other.deal(hands=dealt)
