@@ -87,8 +87,8 @@ def deal(
     game = new_game(
         ruleset, forehand=forehand, seed=seed, scores=scores, hands_played=hands_played
     ).deal(hands=list(hands))
-    assert game.hand is not None
-    assert game.hand.forehand == forehand
+    assert game.hand_info is not None
+    assert game.hand_info.forehand == forehand
     assert game.to_move == forehand
     return game
 

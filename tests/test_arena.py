@@ -220,7 +220,7 @@ def test_duplicate_plays_deal_the_same_hands_with_the_seats_swapped(ruleset: Rul
     assert len(seen) == 3 * 2 * 4  # four fresh bots per play
     for deal in range(3):
         dealt = Game.new(ruleset, seed=deal_seed(5, deal)).deal()
-        assert dealt.hand is not None
+        assert dealt.hand_info is not None
         first, second = seen[8 * deal : 8 * deal + 4], seen[8 * deal + 4 : 8 * deal + 8]
         tags = [{seat: tag for tag, seat, _, _ in play} for play in (first, second)]
         assert tags[0] == {0: "A1", 1: "B", 2: "A2", 3: "B"}
@@ -228,7 +228,7 @@ def test_duplicate_plays_deal_the_same_hands_with_the_seats_swapped(ruleset: Rul
         for play in (first, second):
             for _, seat, hand, dealer in play:
                 assert hand == dealt.hands[seat]  # the game's seeded deal, in both plays
-                assert dealer == dealt.hand.dealer  # and the same dealer: the same forehand
+                assert dealer == dealt.hand_info.dealer  # and the same dealer: the same forehand
     RecordingBot.seen.clear()
 
 

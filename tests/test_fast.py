@@ -83,7 +83,7 @@ def compare(game: Game, prefix: int, style: str, policy_seed: int) -> Game:
     game.
     """
     contract = game.contract
-    hand = game.hand
+    hand = game.hand_info
     assert contract is not None
     assert hand is not None
     rng = random.Random(policy_seed)
@@ -255,7 +255,7 @@ def test_play_out_scores_match_and_counter_match_like_the_state_machine(
 ) -> None:
     ruleset = SCHIEBER_ALL.evolve(counter_match=counter, match_bonus=bonus)
     game = by_forehand(ruleset, 11, hands).choose(contract)
-    hand = game.hand
+    hand = game.hand_info
     assert hand is not None
     for prefix in (0, 5, 17):
         final = compare(game, prefix, style, 1000 + prefix)
@@ -401,7 +401,7 @@ def test_random_play_out_plays_the_state_machines_cards(
     game = Game.new(ruleset, seed=seed).deal().choose(contract)
     for _ in range(prefix):  # a few cards played the plain way first
         game = game.play(game.legal_moves().cards()[0])
-    hand = game.hand
+    hand = game.hand_info
     assert hand is not None
     assert game.trick_leader is not None
     draws = struct.unpack(">36I", random.Random(rng_seed).randbytes(144))

@@ -758,11 +758,11 @@ def test_dealer_rotation(
 ) -> None:
     ruleset = rules.SCHIEBER.evolve(weis=False, multipliers="FLAT", dealer_rotation=rotation)
     game = play_lowest(start(ruleset, hands, contract))
-    assert game.hand is not None
-    assert game.hand.dealer == Seat(3)
+    assert game.hand_info is not None
+    assert game.hand_info.dealer == Seat(3)
     following = game.deal()
-    assert following.hand is not None
-    assert following.hand.dealer == next_dealer
+    assert following.hand_info is not None
+    assert following.hand_info.dealer == next_dealer
     assert following.to_move == next_dealer.next  # the forehand chooses
 
 
@@ -777,17 +777,17 @@ def test_allow_shove_back(shove_back: bool) -> None:
             game.shove()
         assert info.value.reason is IllegalReason.SHOVE_NOT_ALLOWED
         chosen = game.choose(Contract.OBENABE)
-        assert chosen.hand is not None
-        assert chosen.hand.chooser == Seat(2)
+        assert chosen.hand_info is not None
+        assert chosen.hand_info.chooser == Seat(2)
     else:
         back = game.shove()
         assert back.to_move == Seat(0)  # the forehand must now choose
         assert Shove() not in back.legal_actions()
         assert any(isinstance(a, Choose) for a in back.legal_actions())
         chosen = back.choose(Contract.OBENABE)
-        assert chosen.hand is not None
-        assert chosen.hand.chooser == Seat(0)
-    assert chosen.hand.declaring_team == T0
+        assert chosen.hand_info is not None
+        assert chosen.hand_info.chooser == Seat(0)
+    assert chosen.hand_info.declaring_team == T0
     assert chosen.to_move == Seat(0)  # the forehand leads whoever chose
 
 

@@ -45,7 +45,7 @@ KIT_HAND: dict[str, Any] = {
 
 def test_a_hand_written_record_loads_with_the_players_mapped() -> None:
     game = from_jasskit(KIT_HAND)
-    hand = game.hand
+    hand = game.hand_info
     assert hand is not None
     # Their player p is our seat -p mod 4: North 0 -> 0, West 3 -> 1, South 2 -> 2, East 1 -> 3.
     assert hand.dealer == Seat(0)
@@ -67,9 +67,9 @@ def test_a_hand_written_record_loads_with_the_players_mapped() -> None:
 def test_a_shoved_choice_and_a_hand_before_the_choice() -> None:
     shoved = {**KIT_HAND, "forehand": 0}
     game = from_jasskit(shoved)
-    assert game.hand is not None
-    assert game.hand.shoves == 1
-    assert game.hand.chooser == Seat(3)  # the forehand's partner
+    assert game.hand_info is not None
+    assert game.hand_info.shoves == 1
+    assert game.hand_info.chooser == Seat(3)  # the forehand's partner
     fresh = from_jasskit({**KIT_HAND, "trump": -1, "forehand": -1, "tricks": [],
                           "player": [{"hand": CLUBS}, {"hand": DIAMONDS}, {"hand": HEARTS},
                                      {"hand": SPADES}]})  # fmt: skip
@@ -83,8 +83,8 @@ def test_a_shoved_choice_and_a_hand_before_the_choice() -> None:
     assert pushed.to_move == Seat(3)
     old = {key: value for key, value in KIT_HAND.items() if key not in ("forehand", "version")}
     legacy = from_jasskit({**old, "tss": 1})
-    assert legacy.hand is not None
-    assert legacy.hand.shoves == 1
+    assert legacy.hand_info is not None
+    assert legacy.hand_info.shoves == 1
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ def test_every_hand_scores_157_or_257_and_exactly_the_weis_and_stoeck_held(
     game = Game.new(ruleset, seed=seed)
     for _ in range(3):
         game = game.deal()
-        hand = game.hand
+        hand = game.hand_info
         assert hand is not None
         while game.phase is not Phase.DEAL:
             game = game.apply(

@@ -25,8 +25,8 @@ def test_a_fresh_game_has_the_fresh_setup() -> None:
 def test_the_dealer_deals_the_first_hand_whatever_the_first_hand_rule(dealer: Seat) -> None:
     for ruleset in (rules.SCHIEBER, rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD")):
         game = Game.new(ruleset, seed=11, dealer=dealer).deal()
-        assert game.hand is not None
-        assert game.hand.dealer == dealer
+        assert game.hand_info is not None
+        assert game.hand_info.dealer == dealer
         assert game.to_move == dealer.next
 
 
@@ -35,16 +35,16 @@ def test_the_dealer_rotates_after_the_first_hand() -> None:
     game = play_hand(Game.new(rules.SCHIEBER_1000, seed=4, dealer=Seat(2)), bots)
     if not game.is_over:
         game = game.deal()
-        assert game.hand is not None
-        assert game.hand.dealer == Seat(3)
+        assert game.hand_info is not None
+        assert game.hand_info.dealer == Seat(3)
 
 
 def test_scores_are_the_totals_before_the_first_hand() -> None:
     game = Game.new(rules.SCHIEBER, seed=3, scores=(1200, 940))
     assert game.scores == (1200, 940)
     game = play_hand(game, [RandomBot(seed=s) for s in range(4)])
-    assert game.hand is not None
-    assert game.hand.scores_before == (1200, 940)
+    assert game.hand_info is not None
+    assert game.hand_info.scores_before == (1200, 940)
     totals = game.hand_results[-1].totals
     assert game.scores == (1200 + totals[0], 940 + totals[1])
 
@@ -68,8 +68,8 @@ def test_hands_played_count_toward_a_fixed_length() -> None:
 
 def test_hands_played_number_the_hands_that_follow() -> None:
     game = Game.new(rules.SCHIEBER, seed=6, hands_played=4).deal()
-    assert game.hand is not None
-    assert game.hand.number == 4
+    assert game.hand_info is not None
+    assert game.hand_info.number == 4
 
 
 def test_thanking_counts_the_starting_scores() -> None:

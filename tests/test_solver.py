@@ -209,7 +209,7 @@ class BruteForce:
         """(final difference, the side's final points) with best play, the side maximizing."""
         if game.phase is not Phase.PLAY:
             score = game.hand_results[-1]
-            hand = game.hand
+            hand = game.hand_info
             assert hand is not None
             if score.match is not None and game.contract is not MISERE:
                 if score.match == hand.declaring_team:
@@ -239,7 +239,7 @@ class BruteForce:
 
 def describe(game: Game) -> str:
     """A position, for failure messages."""
-    hand = game.hand
+    hand = game.hand_info
     return (
         f"{game.contract} [{variant_name(game.ruleset)}] "
         f"hands {[str(h) for h in game.hands]} trick {[str(c) for c in game.trick]} "
@@ -655,7 +655,7 @@ def test_a_reused_solver_answers_like_a_fresh_one() -> None:
         reused = Solver(contract, ruleset)
         rng = random.Random(seed)
         while game.phase is Phase.PLAY:
-            hand = game.hand
+            hand = game.hand_info
             assert hand is not None
             assert game.trick_leader is not None
             again = reused.solve(
@@ -726,7 +726,7 @@ def test_a_small_table_limit_keeps_the_table_small_and_the_answers_exact(table_l
     for seed in range(8):
         contract = Contract.all()[seed % 7]
         game = endgame(6000 + seed, contract, VARIANTS["DOUBLE_MATCH"], 24 - seed % 3)
-        hand = game.hand
+        hand = game.hand_info
         assert hand is not None
         assert game.trick_leader is not None
         capped = Solver(contract, VARIANTS["DOUBLE_MATCH"], table_limit=table_limit).solve(

@@ -66,7 +66,7 @@ def test_new_game_starts_before_the_deal() -> None:
     game = Game.new(rules.SCHIEBER, seed=3)
     assert game.phase is Phase.DEAL
     assert game.to_move is None
-    assert game.hand is None
+    assert game.hand_info is None
     assert game.scores == (0, 0)
     assert game.legal_moves() == CardSet(0)
     assert game.legal_actions() == ()
@@ -98,8 +98,8 @@ def test_same_seed_same_deals_other_seed_other_deals() -> None:
 def test_deal_follows_packets_of_three_from_the_forehand() -> None:
     for seed in range(20):
         game = Game.new(seed=seed).deal()
-        assert game.hand is not None
-        forehand = int(game.hand.forehand)
+        assert game.hand_info is not None
+        forehand = int(game.hand_info.forehand)
         deck = shuffled_deck(seed, "deal/0")
         expected = [0, 0, 0, 0]
         for packet in range(12):
@@ -107,19 +107,19 @@ def test_deal_follows_packets_of_three_from_the_forehand() -> None:
             for card in deck[3 * packet : 3 * packet + 3]:
                 expected[seat] |= 1 << card
         assert [int(h) for h in game.hands] == expected
-        assert game.to_move == game.hand.forehand == game.hand.dealer.next
+        assert game.to_move == game.hand_info.forehand == game.hand_info.dealer.next
 
 
 def test_first_dealer_is_drawn_and_the_draw_rule_matters() -> None:
     lowest = Counter(
-        int(Game.new(seed=s).deal().hand.dealer)  # type: ignore[union-attr]
+        int(Game.new(seed=s).deal().hand_info.dealer)  # type: ignore[union-attr]
         for s in range(400)
     )
     assert set(lowest) == {0, 1, 2, 3}
     assert min(lowest.values()) > 60
     highest_rules = rules.SCHIEBER.evolve(first_hand_rule="DRAW_HIGHEST_DEALS")
     differs = sum(
-        Game.new(seed=s).deal().hand != Game.new(highest_rules, seed=s).deal().hand
+        Game.new(seed=s).deal().hand_info != Game.new(highest_rules, seed=s).deal().hand_info
         for s in range(50)
     )
     assert differs > 10
@@ -130,15 +130,15 @@ def test_marker_card_holder_is_forehand_of_hand_one_and_deals_hand_two(marker: s
     ruleset = rules.SCHIEBER.evolve(first_hand_rule="MARKER_CARD", first_hand_marker=marker)
     for seed in range(10):
         game = Game.new(ruleset, seed=seed).deal()
-        assert game.hand is not None
+        assert game.hand_info is not None
         holder = next(s for s in Seat if Card.parse(marker) in game.hands[s])
-        assert game.hand.forehand == holder
+        assert game.hand_info.forehand == holder
         # The seeded deal is dealt as if seat 3 dealt: packets from seat 0.
         deck = shuffled_deck(seed, "deal/0")
-        assert set(deck[0:3]) <= set(game.hand.dealt[0])
+        assert set(deck[0:3]) <= set(game.hand_info.dealt[0])
         game = play_lowest(game.choose(HEARTS)).deal()
-        assert game.hand is not None
-        assert game.hand.dealer == holder
+        assert game.hand_info is not None
+        assert game.hand_info.dealer == holder
 
 
 def test_dealer_rotates_to_the_right_after_each_hand() -> None:
@@ -146,8 +146,8 @@ def test_dealer_rotates_to_the_right_after_each_hand() -> None:
     dealers = []
     for _ in range(6):
         game = game.deal()
-        assert game.hand is not None
-        dealers.append(int(game.hand.dealer))
+        assert game.hand_info is not None
+        dealers.append(int(game.hand_info.dealer))
         game = play_lowest(game.choose(Contract.OBENABE))
     assert dealers == [(dealers[0] + k) % 4 for k in range(6)]
 
@@ -158,18 +158,18 @@ def test_winner_deals_gives_the_deal_to_the_team_that_won_the_hand() -> None:
     checked = 0
     for _ in range(8):
         game = game.deal()
-        assert game.hand is not None
-        dealer = int(game.hand.dealer)
+        assert game.hand_info is not None
+        dealer = int(game.hand_info.dealer)
         game = play_lowest(game.choose(Contract.UNDENUFE))
         totals = game.hand_results[-1].totals
         following = game.deal()
-        assert following.hand is not None
+        assert following.hand_info is not None
         if totals[0] == totals[1]:
-            assert following.hand.dealer == (dealer + 1) % 4
+            assert following.hand_info.dealer == (dealer + 1) % 4
         else:
             best = int(totals[1] > totals[0])
             expected = next(s for s in ((dealer + 1) % 4, (dealer + 2) % 4) if s % 2 == best)
-            assert following.hand.dealer == expected
+            assert following.hand_info.dealer == expected
             checked += 1
     assert checked > 0
 
@@ -192,8 +192,8 @@ def test_injected_deal_is_checked() -> None:
 
 def test_shove_passes_the_choice_to_the_partner_once() -> None:
     game = Game.new(seed=2).deal()
-    assert game.hand is not None
-    forehand = game.hand.forehand
+    assert game.hand_info is not None
+    forehand = game.hand_info.forehand
     assert Shove() in game.legal_actions()
     shoved = game.shove()
     assert shoved.to_move == forehand.partner
@@ -202,20 +202,20 @@ def test_shove_passes_the_choice_to_the_partner_once() -> None:
         shoved.shove()
     assert info.value.reason is IllegalReason.SHOVE_NOT_ALLOWED
     chosen = shoved.choose("clubs")
-    assert chosen.hand is not None
-    assert chosen.hand.chooser == forehand.partner
-    assert chosen.hand.declaring_team == forehand.team
+    assert chosen.hand_info is not None
+    assert chosen.hand_info.chooser == forehand.partner
+    assert chosen.hand_info.declaring_team == forehand.team
     assert chosen.to_move == forehand  # the forehand leads whoever chose (R4.3)
     assert chosen.trick_leader == forehand
 
 
 def test_shove_back_is_allowed_once_with_allow_shove_back() -> None:
     game = Game.new(rules.SCHIEBER.evolve(allow_shove_back=True), seed=2).deal()
-    assert game.hand is not None
+    assert game.hand_info is not None
     back = game.shove().shove()
-    assert back.to_move == game.hand.forehand
-    assert back.hand is not None
-    assert back.hand.shoves == 2
+    assert back.to_move == game.hand_info.forehand
+    assert back.hand_info is not None
+    assert back.hand_info.shoves == 2
     assert Shove() not in back.legal_actions()
     with pytest.raises(IllegalActionError):
         back.shove()
@@ -335,8 +335,8 @@ def test_counter_match_variants(counter_match: str, bonus: int, expected: int) -
         counter_match=counter_match, match_bonus=bonus, multipliers="FLAT"
     )
     game = deal(ruleset, COUNTER_MATCH_DEAL)
-    assert game.hand is not None
-    assert game.hand.declaring_team == Team(0)
+    assert game.hand_info is not None
+    assert game.hand_info.declaring_team == Team(0)
     seat1 = ["AS", "KS", "QS", "AH", "KH", "AD", "KD", "AC", "KC"]
     game = play_lowest(game.choose(Contract.OBENABE), scripts={1: seat1})
     score = game.hand_results[-1]

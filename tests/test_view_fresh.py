@@ -29,8 +29,8 @@ def from_scratch(game: Game, seat: Seat) -> dict[str, object]:
     plays: list[tuple[Seat, object]] = []
     tricks: list[Trick] = []
     if contract is not None:
-        assert game.hand is not None
-        leader = game.hand.forehand
+        assert game.hand_info is not None
+        leader = game.hand_info.forehand
         for first in range(0, len(cards), 4):
             trick = cards[first : first + 4]
             plays.extend((leader.offset(i), card) for i, card in enumerate(trick))
@@ -100,7 +100,7 @@ def test_views_equal_views_built_from_scratch(ruleset: RuleSet, seed: int, steps
 
 def test_a_view_is_cheap_and_reads_the_game_it_was_made_from() -> None:
     game = Game.new(seed=4).deal().choose("hearts")
-    view = game.view(game.hand.forehand if game.hand else 0)
+    view = game.view(game.hand_info.forehand if game.hand_info else 0)
     after = game.play(view.legal_moves().cards()[0])
     assert view.trick == ()  # a view is of one state: later states don't change it
     assert after.view(view.seat).trick != ()

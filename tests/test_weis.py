@@ -627,8 +627,8 @@ def test_auto_weis_scored_at_the_end_of_trick_1(
     contract: Contract, after_trick_1: tuple[int, int]
 ) -> None:
     game = start(SCHIEBER, DEAL, contract)
-    assert game.hand is not None
-    assert game.hand.forehand == Seat(0)
+    assert game.hand_info is not None
+    assert game.hand_info.forehand == Seat(0)
     three = play_cards(game, TRICK_1[:3])
     assert three.scores == (0, 0)
     assert three.weis_result is None
@@ -749,8 +749,8 @@ def test_weis_requires_trick_credited_at_once_when_the_team_takes_trick_1() -> N
 def test_weis_when_the_weis_team_takes_no_trick(requires: bool) -> None:
     ruleset = SCHIEBER.evolve(weis_requires_trick=requires)
     game = start(ruleset, MATCH_DEAL, OBENABE, forehand=Seat(1))
-    assert game.hand is not None
-    assert game.hand.forehand == Seat(1)
+    assert game.hand_info is not None
+    assert game.hand_info.forehand == Seat(1)
     for _ in range(4):
         game = game.play(min(game.legal_moves()))
     assert game.tricks_won == (0, 1)

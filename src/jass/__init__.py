@@ -29,7 +29,7 @@ from jass.errors import (
     InvalidInputError,
     JassError,
 )
-from jass.hand import GameSetup, Hand, Phase, Trick
+from jass.hand import GameSetup, HandInfo, Phase, Trick
 from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
 from jass.rules import RuleSet, find_ruleset
 from jass.sampling import DealSampler, sample_deals
@@ -64,7 +64,7 @@ __all__ = [
     "Game",
     "GameResult",
     "GameSetup",
-    "Hand",
+    "HandInfo",
     "HandScore",
     "IllegalActionError",
     "IllegalReason",

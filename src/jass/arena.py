@@ -239,7 +239,7 @@ def _play_deal(job: _Job, index: int) -> list[tuple[int, int, int]]:
             # The same seed draws the same first dealer; the same hands go to the same seats.
             second = Game.new(job.ruleset, seed=game_seed).deal(hands=first.hands)
             assert second.hands == first.hands  # noqa: S101
-            assert second.hand == first.hand  # noqa: S101  (dealer, number and cards)
+            assert second.hand_info == first.hand_info  # noqa: S101  (dealer, number and cards)
             plays.append(_outcome(play_hand(second, _bots(job, index, swapped=True)), 1))
     else:
         for swapped in (False, True) if job.duplicate else (False,):

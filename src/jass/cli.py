@@ -62,7 +62,7 @@ def narrate(before: Game, action: Action, after: Game, swiss: SuitPairing | None
     Hand 1: seat ... deals, seat ... is forehand
     ...
     """
-    hand = after.hand
+    hand = after.hand_info
     if isinstance(action, Deal) and hand is not None:
         print(
             f"\nHand {hand.number + 1}: seat {int(hand.dealer)} deals, "
@@ -233,7 +233,7 @@ def _play(args: argparse.Namespace) -> int:
         while not game.is_over:
             before = game
             game = game.deal()
-            hand = game.hand
+            hand = game.hand_info
             assert hand is not None  # noqa: S101
             print(f"\nHand {hand.number + 1}: seat {int(hand.dealer)} deals, "
                   f"seat {int(hand.forehand)} is forehand")  # fmt: skip

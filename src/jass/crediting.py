@@ -163,7 +163,7 @@ def trick_events(
     if completed == 9:
         points += 5
         if (tricks_won[0] == 9 or tricks_won[1] == 9) and not ctx.misere:
-            hand = ctx.hand
+            hand = ctx.hand_info
             assert hand is not None  # noqa: S101
             points += match_bonus(team == hand.declaring_team, ctx.rules)
     events: list[Event] = [(_TRICK, team ^ ctx.misere, points)]
@@ -188,7 +188,7 @@ def trick_events(
 
 
 def _resolve_weis(ctx: HandContext, tally: HandCredits) -> WeisResult:
-    hand = ctx.hand
+    hand = ctx.hand_info
     assert hand is not None  # noqa: S101
     lists: list[tuple[Weis, ...]] = []
     for seat in range(4):
@@ -239,7 +239,7 @@ def current_step(ctx: HandContext, tally: HandCredits, completed: int) -> int:
     >>> current_step(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS, 0)
     -1
     """
-    hand = ctx.hand
+    hand = ctx.hand_info
     if hand is None:
         return -1
     return max(tally.stoeck_step, ctx.hand_step + completed - 1)

@@ -1,11 +1,11 @@
-"""The records of a game: :class:`Phase`, :class:`GameSetup`, :class:`Hand` and :class:`Trick`.
+"""The records of a game: :class:`Phase`, :class:`GameSetup`, :class:`HandInfo` and :class:`Trick`.
 
 Besides these public records it holds what the state machine keeps per game and per hand
 (:class:`GameFacts`, :class:`HandContext`, :class:`HandCredits`).
 
 >>> import jass
 >>> g = jass.Game.new(seed=3).deal()
->>> g.phase, g.hand.number, g.hand.forehand == g.hand.dealer.next
+>>> g.phase, g.hand_info.number, g.hand_info.forehand == g.hand_info.dealer.next
 (<Phase.CHOOSE: 'choose'>, 0, True)
 """
 
@@ -28,7 +28,7 @@ from jass.scoring import GameResult, HandScore, ScoringEvent, event_order
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
-__all__ = ["GameSetup", "Hand", "Phase", "Trick"]  # the rest is internal to the state machine
+__all__ = ["GameSetup", "HandInfo", "Phase", "Trick"]  # the rest is internal to the state machine
 
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
@@ -48,7 +48,7 @@ class Phase(enum.Enum):
 
 
 @attrs.frozen
-class Hand:
+class HandInfo:
     """What is fixed for one hand once dealt: who dealt, the deal, and the contract.
 
     Attributes:
@@ -61,8 +61,8 @@ class Hand:
         scores_before: the running totals when the hand began.
 
     >>> import jass
-    >>> g = jass.Game.new(seed=3).deal()
-    >>> g.hand.number, g.hand.forehand == g.hand.dealer.next, len(g.hand.dealt[0])
+    >>> info = jass.Game.new(seed=3).deal().hand_info
+    >>> info.number, info.forehand == info.dealer.next, len(info.dealt[0])
     (0, True, 9)
     """
 
@@ -79,7 +79,7 @@ class Hand:
         """The seat to the dealer's right, who chooses first and leads trick 1.
 
         >>> import jass
-        >>> h = jass.Game.new(seed=3).deal().hand
+        >>> h = jass.Game.new(seed=3).deal().hand_info
         >>> h.forehand == h.dealer.next
         True
         """
@@ -90,7 +90,7 @@ class Hand:
         """The team that names the contract: always the forehand's (RULES.md R4.4).
 
         >>> import jass
-        >>> h = jass.Game.new(seed=3).deal().hand
+        >>> h = jass.Game.new(seed=3).deal().hand_info
         >>> h.declaring_team == h.forehand.team
         True
         """
@@ -112,7 +112,7 @@ class Trick:
     >>> for _ in range(4):
     ...     g = g.play(min(g.legal_moves()))
     >>> t = g.tricks[0]
-    >>> t.leader == g.hand.forehand, len(t.cards), g.trick_leader == t.winner
+    >>> t.leader == g.hand_info.forehand, len(t.cards), g.trick_leader == t.winner
     (True, 4, True)
     """
 
@@ -313,14 +313,14 @@ class HandContext:
     the Stöck holder.
 
     >>> import jass
-    >>> HandContext(GameFacts.of(jass.rules.SCHIEBER, 3)).hand is None
+    >>> HandContext(GameFacts.of(jass.rules.SCHIEBER, 3)).hand_info is None
     True
     """
 
     __slots__ = (
         "contract",
         "facts",
-        "hand",
+        "hand_info",
         "hand_step",
         "manual_weis",
         "misere",
@@ -337,7 +337,7 @@ class HandContext:
 
     contract: Contract
     facts: GameFacts
-    hand: Hand | None
+    hand_info: HandInfo | None
     hand_step: int
     manual_weis: bool
     misere: int
@@ -360,10 +360,10 @@ class HandContext:
         self.reached = (None, None)
         self._derive(None)
 
-    def _derive(self, hand: Hand | None) -> None:
+    def _derive(self, hand: HandInfo | None) -> None:
         """Set the hand and what its contract fixes."""
         rules = self.rules
-        self.hand = hand
+        self.hand_info = hand
         contract = hand.contract if hand is not None else None
         # A placeholder contract before one is named: read only in the PLAY phase.
         self.contract = contract if contract is not None else Contract.OBENABE
@@ -390,7 +390,7 @@ class HandContext:
         new = object.__new__(HandContext)
         new.contract = self.contract
         new.facts = self.facts
-        new.hand = self.hand
+        new.hand_info = self.hand_info
         new.hand_step = self.hand_step
         new.manual_weis = self.manual_weis
         new.misere = self.misere
@@ -405,8 +405,8 @@ class HandContext:
         new.weis_on = self.weis_on
         return new
 
-    def with_hand(self, hand: Hand) -> HandContext:
-        """The same context for another :class:`Hand` record."""
+    def with_hand(self, hand: HandInfo) -> HandContext:
+        """The same context for another :class:`HandInfo` record."""
         new = self._clone()
         new._derive(hand)
         return new
@@ -436,7 +436,7 @@ class HandContext:
             facts.rules,
             facts.seed,
             facts.setup,
-            self.hand,
+            self.hand_info,
             self.results,
             self.outcome,
             self.reached,

@@ -300,7 +300,7 @@ def to_jasskit(game: Game) -> dict[str, Any]:
     >>> kit["trump"], len(kit["tricks"][0]["cards"]), kit["version"]
     (1, 1, 'V0.2')
     """
-    hand = game.hand
+    hand = game.hand_info
     if hand is None:
         raise InvalidInputError("the game has no hand yet: deal first")
     contract = hand.contract

@@ -833,7 +833,7 @@ def solve(
     """
     if game.phase is not Phase.PLAY or game.contract is None or game.to_move is None:
         raise InvalidInputError("solve needs a game in the play phase")
-    hand = game.hand
+    hand = game.hand_info
     assert hand is not None  # noqa: S101
     solver = Solver(game.contract, game.ruleset)
     leader = game.trick_leader

@@ -9,7 +9,7 @@ done by the pure functions of :mod:`jass.crediting`.
 
 >>> import jass
 >>> g = jass.Game.new(jass.rules.SCHIEBER, seed=7).deal()
->>> g.phase, g.to_move == g.hand.forehand
+>>> g.phase, g.to_move == g.hand_info.forehand
 (<Phase.CHOOSE: 'choose'>, True)
 >>> g = g.choose(jass.Contract.OBENABE)
 >>> while g.phase is jass.Phase.PLAY:
@@ -38,9 +38,9 @@ from jass.hand import (
     NO_CREDITS,
     GameFacts,
     GameSetup,
-    Hand,
     HandContext,
     HandCredits,
+    HandInfo,
     Phase,
     Trick,
     completed_tricks,
@@ -84,7 +84,7 @@ class Game:
 
     >>> import jass
     >>> g = jass.Game.new(seed=7).deal().shove()
-    >>> g.to_move == g.hand.forehand.partner, g.hand.shoves
+    >>> g.to_move == g.hand_info.forehand.partner, g.hand_info.shoves
     (True, 1)
     >>> g2 = g.choose(jass.Contract.trump(jass.Suit.HEARTS))
     >>> g.phase, g2.phase
@@ -166,7 +166,7 @@ class Game:
         >>> Game.new(seed=5).deal().hands == Game.new(seed=5).deal().hands
         True
         >>> g = Game.new(seed=5, scores=(2400, 1700), dealer=Seat(3)).deal()
-        >>> g.scores, g.hand.dealer
+        >>> g.scores, g.hand_info.dealer
         ((2400, 1700), <Seat.S3: 3>)
         >>> Game.new(seed=5, scores=(2600, 0))
         Traceback (most recent call last):
@@ -244,19 +244,19 @@ class Game:
         """The seat that must act, or ``None`` while dealing and after the game.
 
         >>> g = Game.new(seed=1)
-        >>> g.to_move is None, g.deal().to_move == g.deal().hand.forehand
+        >>> g.to_move is None, g.deal().to_move == g.deal().hand_info.forehand
         (True, True)
         """
         return _SEATS[self._to_move] if self._to_move >= 0 else None
 
     @property
-    def hand(self) -> Hand | None:
+    def hand_info(self) -> HandInfo | None:
         """The current (or just finished) hand's record, or ``None`` before the first deal.
 
-        >>> Game.new(seed=1).hand is None
+        >>> Game.new(seed=1).hand_info is None
         True
         """
-        return self._ctx.hand
+        return self._ctx.hand_info
 
     @property
     def contract(self) -> Contract | None:
@@ -265,7 +265,7 @@ class Game:
         >>> Game.new(seed=1).deal().choose("obenabe").contract
         Contract.OBENABE
         """
-        hand = self._ctx.hand
+        hand = self._ctx.hand_info
         return hand.contract if hand is not None else None
 
     @property
@@ -295,7 +295,7 @@ class Game:
         """The seat that leads (or led) the current trick.
 
         >>> g = Game.new(seed=1).deal().choose("obenabe")
-        >>> g.trick_leader == g.hand.forehand
+        >>> g.trick_leader == g.hand_info.forehand
         True
         """
         return _SEATS[self._leader] if self._leader >= 0 else None
@@ -394,7 +394,7 @@ class Game:
 
         >>> g = Game.new(seed=1).deal().choose("obenabe")
         >>> g = g.play(g.legal_moves().cards()[0])
-        >>> g.plays == ((g.hand.forehand, g.trick[0]),)
+        >>> g.plays == ((g.hand_info.forehand, g.trick[0]),)
         True
         """
         trick = self._trick
@@ -435,7 +435,7 @@ class Game:
         (None, None, None, None)
         """
         ctx = self._ctx
-        hand = ctx.hand
+        hand = ctx.hand_info
         if not ctx.weis_on or hand is None or self._phase is _CHOOSE:
             return (None, None, None, None)
         if self._tally.weis is not None:
@@ -654,7 +654,7 @@ class Game:
         ctx = self._ctx
         number = self.hands_played
         setup = ctx.facts.setup
-        last_dealer = ctx.hand.dealer if ctx.hand is not None else None
+        last_dealer = ctx.hand_info.dealer if ctx.hand_info is not None else None
         cards = check_deal(hands) if hands is not None else None
         if last_dealer is None and setup.dealer is not None:
             dealer = int(setup.dealer)
@@ -664,7 +664,7 @@ class Game:
             cards = seeded_deal(ctx.facts.seed, number, (dealer + 1) & 3)
             if dealer < 0:  # marker-card first hand: dealt as if seat 3 dealt (R3.7)
                 dealer = next_dealer(ctx.rules, ctx.facts.seed, last_dealer, ctx.results, cards)
-        hand = Hand(number, _SEATS[dealer], cards, scores_before=self._scores)
+        hand = HandInfo(number, _SEATS[dealer], cards, scores_before=self._scores)
         return _build(
             ctx.with_hand(hand),
             NO_CREDITS,
@@ -692,7 +692,7 @@ class Game:
         refusal = self._shove_refusal()
         if refusal is not None:
             self._refuse(action, refusal)
-        hand = self._ctx.hand
+        hand = self._ctx.hand_info
         assert hand is not None  # noqa: S101
         return self._evolve(
             _ctx=self._ctx.with_hand(attrs.evolve(hand, shoves=hand.shoves + 1)),
@@ -714,9 +714,9 @@ class Game:
         refusal = self._choose_refusal(contract)
         if refusal is not None:
             self._refuse(action, refusal)
-        hand = self._ctx.hand
+        hand = self._ctx.hand_info
         assert hand is not None  # noqa: S101
-        chosen = Hand(
+        chosen = HandInfo(
             hand.number,
             hand.dealer,
             hand.dealt,
@@ -913,7 +913,7 @@ class Game:
     def _shove_refusal(self) -> Refusal | None:
         if self._phase is not _CHOOSE:
             return self._phase_refusal("shove")
-        hand = self._ctx.hand
+        hand = self._ctx.hand_info
         assert hand is not None  # noqa: S101
         back = self._ctx.rules.allow_shove_back
         if hand.shoves == 0 or (hand.shoves == 1 and back):
@@ -1031,7 +1031,7 @@ class Game:
     def _hand_completed(self) -> Game:
         """Score the hand just completed, even if its last trick ended the game."""
         ctx = self._ctx
-        hand = ctx.hand
+        hand = ctx.hand_info
         assert hand is not None  # noqa: S101
         tally = self._tally
         score = score_hand_unchecked(
@@ -1083,10 +1083,10 @@ class Game:
     def __repr__(self) -> str:
         ctx = self._ctx
         parts = [f"seed={ctx.facts.seed}", self._phase.name]
-        if ctx.hand is not None:
-            parts.append(f"hand {ctx.hand.number}")
-            if ctx.hand.contract is not None:
-                parts.append(str(ctx.hand.contract))
+        if ctx.hand_info is not None:
+            parts.append(f"hand {ctx.hand_info.number}")
+            if ctx.hand_info.contract is not None:
+                parts.append(str(ctx.hand_info.contract))
         if self._to_move >= 0:
             parts.append(f"seat {self._to_move} to move")
         parts.append(f"scores {self._scores[0]}:{self._scores[1]}")

@@ -25,7 +25,7 @@ from jass.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
 from jass.contracts import Contract
 from jass.dealing import DealtHands
 from jass.errors import InvalidInputError
-from jass.hand import Hand, Phase, Trick, completed_tricks
+from jass.hand import HandInfo, Phase, Trick, completed_tricks
 from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
 from jass.scoring import GameResult, HandScore
 from jass.seats import Seat, Team
@@ -57,7 +57,7 @@ class _GameState(Protocol):
     @property
     def hands(self) -> DealtHands: ...
     @property
-    def hand(self) -> Hand | None: ...
+    def hand_info(self) -> HandInfo | None: ...
     @property
     def contract(self) -> Contract | None: ...
     @property
@@ -188,7 +188,7 @@ class PlayerView:
         >>> jass.Game.new(seed=5).deal().view(0).hand_number
         0
         """
-        hand = self._game.hand
+        hand = self._game.hand_info
         return hand.number if hand is not None else None
 
     @property
@@ -197,10 +197,10 @@ class PlayerView:
 
         >>> import jass
         >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(0).dealer == g.hand.dealer
+        >>> g.view(0).dealer == g.hand_info.dealer
         True
         """
-        hand = self._game.hand
+        hand = self._game.hand_info
         return hand.dealer if hand is not None else None
 
     @property
@@ -219,10 +219,10 @@ class PlayerView:
 
         >>> import jass
         >>> g = jass.Game.new(seed=5).deal().shove().choose("obenabe")
-        >>> g.view(0).chooser == g.hand.forehand.partner
+        >>> g.view(0).chooser == g.hand_info.forehand.partner
         True
         """
-        hand = self._game.hand
+        hand = self._game.hand_info
         return hand.chooser if hand is not None else None
 
     @property
@@ -233,7 +233,7 @@ class PlayerView:
         >>> jass.Game.new(seed=5).deal().shove().view(0).shoves
         1
         """
-        hand = self._game.hand
+        hand = self._game.hand_info
         return hand.shoves if hand is not None else 0
 
     @property
@@ -262,7 +262,7 @@ class PlayerView:
 
         >>> import jass
         >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
-        >>> g.view(0).trick_leader == g.hand.forehand
+        >>> g.view(0).trick_leader == g.hand_info.forehand
         True
         """
         return self._game.trick_leader
@@ -538,7 +538,7 @@ class PlayerView:
         >>> len(jass.Game.new(seed=5).deal().view(jass.Seat(0)).unknown())
         27
         """
-        if self._game.hand is None:
+        if self._game.hand_info is None:
             return _EMPTY
         return ~(self.hand | self.played)
 
@@ -549,7 +549,7 @@ class PlayerView:
         >>> jass.Game.new(seed=5).deal().view(jass.Seat(0)).cards_left(1)
         9
         """
-        if self._game.hand is None:
+        if self._game.hand_info is None:
             return 0
         return 9 - sum(1 for player, _ in self._game.plays if player == seat)
 
