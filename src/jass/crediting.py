@@ -81,7 +81,11 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
     facts = ctx.facts
     if len(events) > 1:
         rank = facts.event_rank
-        events = sorted(events, key=lambda event: rank[event[0]])
+        if len(events) == 2:  # the usual case: a trick and a Weis
+            if rank[events[0][0]] > rank[events[1][0]]:
+                events = [events[1], events[0]]
+        else:
+            events = sorted(events, key=lambda event: rank[event[0]])
     claimer = -1  # the team that may still claim unscored Stöck now (R9.4)
     stoeck = STOECK_POINTS * ctx.multiplier
     target = facts.auto_target
