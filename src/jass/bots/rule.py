@@ -23,6 +23,7 @@ from jass.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove, Thank
 from jass.cards import CARDS, SUIT_MASKS
 from jass.contracts import Contract, ContractKind
 from jass.hand import Phase
+from jass.play import trick_winner
 from jass.view import PlayerView
 
 __all__ = ["RuleBot", "contract_rating", "heuristic_card", "trumps_suit"]
@@ -39,6 +40,7 @@ def contract_rating(hand: int, contract: Contract) -> float:
     ...     strong, Contract.OBENABE)
     True
     """
+    hand = int(hand)  # int arithmetic on the plain mask (a CardSet is welcome)
     table = contract.card_points()
     trumps = contract.trump_mask
     rating = 0.0
@@ -83,6 +85,7 @@ def heuristic_card(
     >>> Card(heuristic_card(hand, hand, [], Contract.OBENABE, ~hand & (1 << 36) - 1))
     Card.parse('AS')
     """
+    hand, legal, unplayed = int(hand), int(legal), int(unplayed)  # plain masks
     table = contract.card_points()
     cards = [c for c in range(36) if legal >> c & 1]
     if len(cards) == 1:
@@ -105,7 +108,7 @@ def heuristic_card(
         return min(cards, key=lambda c: (table[c], contract.win_keys[c // 9][c]))
     led = trick[0] // 9
     keys = contract.win_keys[led]
-    best = max(range(len(trick)), key=lambda i: keys[trick[i]])
+    best = trick_winner(trick, contract)
     winner_card = trick[best]
     partner_winning = (len(trick) - best) % 2 == 0
     points = sum(table[c] for c in trick)
