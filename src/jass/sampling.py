@@ -75,9 +75,9 @@ class DealSampler:
         if sum(self._need) != len(self._cards) or min(self._need) < 0:
             raise InvalidInputError("the view is inconsistent: the unseen cards do not fit")
         # allowed[i]: for card i of the pool, which of the three other seats may hold it.
+        excluded = [int(cards) for cards in view.excluded]  # plain masks
         self._allowed = [
-            tuple(not (view.excluded[seat] >> card & 1) for seat in self._others)
-            for card in self._cards
+            tuple(not (excluded[seat] >> card & 1) for seat in self._others) for card in self._cards
         ]
         self._counts = self._count_table()
         #: How often :meth:`sample` fell back to a deal that does not explain every Weis.

@@ -250,7 +250,7 @@ def _best_disjoint(hand: int, quartets: list[Weis], ruleset: RuleSet) -> list[We
         chosen = [q for i, q in enumerate(quartets) if mask >> i & 1]
         rest = hand
         for quartet in chosen:
-            rest &= ~quartet.cards
+            rest &= ~int(quartet.cards)  # int arithmetic on the plain mask
         candidate = chosen + _sequences(rest, ruleset)
         top = max((_neutral_key(w, ruleset) for w in candidate), default=())
         rank = (sum(w.points for w in candidate), top)
