@@ -5,7 +5,9 @@ card. Rollouts in a Monte Carlo bot need neither: they start from a position tha
 be legal and play cards the engine itself picks. The functions here take hands as four int
 bitmasks and play a hand out with no validation and no objects, using the same precomputed
 contract tables as the rule functions. They agree with the state machine card for card; the
-test suite proves it.
+test suite proves it. The rules come from their kernels (:func:`jass.play.legal_mask`,
+re-exported here, :func:`jass.play.trick_winner` and :func:`jass.scoring.credit_card_play`);
+the random loop inlines the first two, and ``tests/test_kernels.py`` checks those copies.
 
 Only card play is modelled: trick points, the last trick's 5 and the match bonus. Weis and
 Stöck do not depend on the cards played, so rollouts leave them out.
@@ -24,9 +26,10 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from jass.contracts import Contract, ContractKind
+from jass.contracts import Contract
+from jass.play import legal_mask, trick_winner
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
-from jass.scoring import match_bonus
+from jass.scoring import credit_card_play
 
 __all__ = ["Policy", "legal_mask", "play_out", "random_hand"]
 
@@ -56,38 +59,6 @@ _SUIT_OF: Final = tuple(0x1FF << (9 * (card // 9)) for card in range(36))
 #: A rollout policy: given (hand, legal mask, trick so far, seat, every card still held), return
 #: the card to play.
 Policy = Callable[[int, int, Sequence[int], int, int], int]
-
-
-def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool = False) -> int:
-    """The legal cards of ``hand`` (an int mask) on ``trick``, as an int mask (RULES.md R5.5).
-
-    ``strict`` is ``undertrump_only_trumps=ONLY_IF_NO_HIGHER``. It is :func:`jass.legal_cards`
-    on plain ints.
-
-    >>> from jass import CardSet, Card, Contract, Suit
-    >>> hand, trick = CardSet.parse("6H 9H 7D"), [Card.parse("AS"), Card.parse("QH")]
-    >>> legal_mask(hand, trick, Contract.trump(Suit.HEARTS)) == CardSet.parse("9H 7D")
-    True
-    """
-    if not trick:
-        return hand
-    led = _SUIT_OF[trick[0]]
-    follow = led & hand
-    trumps = contract.trump_mask
-    if not trumps:
-        return follow or hand
-    held = trumps & hand
-    if led == trumps:
-        return held if held & ~contract.buur else hand
-    above = contract.above
-    over = held
-    for card in trick:
-        over &= above[card]
-    if follow:
-        return follow | over
-    if held == hand:
-        return over if strict and over else hand
-    return (~trumps & hand) | over
 
 
 def play_out(
@@ -129,7 +100,6 @@ def play_out(
         )
     strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
     table = contract.card_points(old_undenufe=ruleset.old_undenufe)
-    win_keys = contract.win_keys
     held = [int(h) for h in hands]  # CardSets too: they have no shifts
     taken = [points[0], points[1]]
     won = [tricks[0], tricks[1]]
@@ -149,23 +119,23 @@ def play_out(
             held[seat] = hand ^ (1 << card)
             current.append(card)
             seat = (seat + 1) & 3
-        keys = win_keys[current[0] // 9]
-        best, best_key = 0, keys[current[0]]
-        for index in (1, 2, 3):
-            if keys[current[index]] > best_key:
-                best, best_key = index, keys[current[index]]
-        leader = (leader + best) & 3
+        leader = (leader + trick_winner(current, contract)) & 3
         team = leader & 1
         won[team] += 1
         taken[team] += table[current[0]] + table[current[1]] + table[current[2]] + table[current[3]]
         current = []
     taken[leader & 1] += 5
-    if contract.kind is ContractKind.MISERE:
-        taken.reverse()
-    elif won[0] == 9 or won[1] == 9:
-        team = 0 if won[0] == 9 else 1
-        taken[team] += match_bonus(team == declaring_team, ruleset)
-    return (taken[0], taken[1]), (won[0], won[1])
+    return _credit(taken, won, declaring_team, contract, ruleset)
+
+
+def _credit(
+    taken: list[int], won: list[int], declaring_team: int, contract: Contract, ruleset: RuleSet
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A rollout's result: the credited card points with the match bonus, and the tricks."""
+    (first, second), (bonus, other) = credit_card_play(
+        taken, won, declaring_team, contract, ruleset
+    )
+    return (first + bonus, second + other), (won[0], won[1])
 
 
 def _random_out(
@@ -178,38 +148,26 @@ def _random_out(
     tricks: tuple[int, int],
     declaring_team: int,
 ) -> tuple[tuple[int, int], tuple[int, int]]:
-    """:func:`play_out` with random cards from a trick boundary, R5.5 inlined.
+    """:func:`play_out` with random cards from a trick boundary, R5.5 and R6.1-R6.2 inlined.
 
     Each card is ``cards[draw() * len(cards) >> 32]`` of the legal cards in ascending order
     (``draw`` gives 32-bit random ints), exactly as the general loop picks them; a forced card
     takes no draw.
     """
     table = contract.card_points(old_undenufe=ruleset.old_undenufe)
-    win_keys = contract.win_keys
     taken = [points[0], points[1]]
     won = [tricks[0], tricks[1]]
     strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
     leader = _tricks(held, contract, leader, draw, table, strict, taken, won)
     # The last trick: every card is forced.
-    card = held[leader].bit_length() - 1
-    keys = win_keys[card // 9]
-    top = keys[card]
-    winner = leader
-    trick_points = table[card] + 5
-    for step in (1, 2, 3):
-        seat = (leader + step) & 3
-        card = held[seat].bit_length() - 1
-        if keys[card] > top:
-            top, winner = keys[card], seat
-        trick_points += table[card]
-    taken[winner & 1] += trick_points
-    won[winner & 1] += 1
-    if contract.kind is ContractKind.MISERE:
-        taken.reverse()
-    elif 9 in won:
-        team = won.index(9)
-        taken[team] += match_bonus(team == declaring_team, ruleset)
-    return (taken[0], taken[1]), (won[0], won[1])
+    a = held[leader].bit_length() - 1
+    b = held[(leader + 1) & 3].bit_length() - 1
+    c = held[(leader + 2) & 3].bit_length() - 1
+    d = held[(leader + 3) & 3].bit_length() - 1
+    team = (leader + trick_winner((a, b, c, d), contract)) & 1
+    taken[team] += table[a] + table[b] + table[c] + table[d] + 5
+    won[team] += 1
+    return _credit(taken, won, declaring_team, contract, ruleset)
 
 
 def _tricks(
@@ -222,7 +180,13 @@ def _tricks(
     taken: list[int],
     won: list[int],
 ) -> int:
-    """All tricks but the last at random; return the last trick's leader."""
+    """All tricks but the last at random; return the last trick's leader.
+
+    The hottest loop of the library: it inlines two kernels, which
+    ``tests/test_kernels.py::test_random_loop_copies_agree_with_the_kernels`` checks card by
+    card. Calling either kernel instead costs the fast path 14% more instructions a hand
+    (callgrind) and about as much of its speed.
+    """
     low, middle, high, suit_of, bits, one_suit = _LOW, _MIDDLE, _HIGH, _SUIT_OF, _BITS, _ONE_SUIT
     win_keys, above, trumps = contract.win_keys, contract.above, contract.trump_mask
     plain, lone_buur = ~trumps, contract.buur
@@ -239,6 +203,8 @@ def _tricks(
         over = above[card]  # the trumps that would beat the trick so far
         for seat in _FOLLOWERS[leader]:
             hand = held[seat]
+            # Inlined copy of play.legal_mask (R5.5), with the trumps above the trick kept as
+            # the trick grows; cross-checked in tests/test_kernels.py.
             follow = hand & led
             if not trumps:
                 legal = follow or hand
@@ -260,7 +226,10 @@ def _tricks(
             else:  # a forced card takes no draw
                 card = legal.bit_length() - 1
             held[seat] = hand ^ bits[card]
-            if keys[card] > top:  # only a new top card changes which trumps would beat it
+            # Inlined copy of play.trick_winner (R6.1-R6.2), one card at a time;
+            # cross-checked in tests/test_kernels.py. Only a new top card changes which trumps
+            # would beat the trick.
+            if keys[card] > top:
                 top, winner, over = keys[card], seat, above[card]
             trick_points += table[card]
         leader = winner

@@ -4,6 +4,11 @@ They take plain values (a :class:`~jass.CardSet` hand, a trick as a sequence of 
 order, a :class:`~jass.Contract`) and trust them: the state machine checks its input once, and
 these functions stay fast enough for search.
 
+Each rule has one kernel on plain ints here, which everything else calls: :func:`legal_mask`
+(the legal cards, R5.5; :func:`legal_cards` is its :class:`~jass.CardSet` face) and
+:func:`trick_winner` (R6.1-R6.2). The few copies inlined in search loops for speed say which
+kernel they copy, and ``tests/test_kernels.py`` checks each against its kernel.
+
 >>> from jass import CardSet, Contract, Suit
 >>> spades = Contract.trump(Suit.SPADES)
 >>> trick = Card.parse("AH"), Card.parse("8S")
@@ -23,12 +28,52 @@ from jass.contracts import Contract
 from jass.errors import IllegalReason, InvalidInputError
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
 
-__all__ = ["explain_illegal", "legal_cards", "trick_points", "trick_winner"]
+__all__ = ["explain_illegal", "legal_cards", "legal_mask", "trick_points", "trick_winner"]
 
 _new_set: Final = int.__new__
 #: The suit mask of each card's suit.
 _SUIT_MASK_OF: Final = tuple(SUIT_MASKS[c // 9] for c in range(36))
 _ONLY_IF_NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
+
+
+def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool = False) -> int:
+    """The legal cards of ``hand`` on ``trick``, as an int mask: the kernel of RULES.md R5.5.
+
+    ``hand`` is an int bitmask (bit ``i`` is card ``i``) and ``trick`` the cards (ints) already
+    played to the current trick, leader first. ``strict`` is
+    ``undertrump_only_trumps=ONLY_IF_NO_HIGHER`` (R5.3e). It trusts its input. Every other
+    computation of the legal cards calls it; :func:`legal_cards` is its :class:`~jass.CardSet`
+    face, and the copies inlined in the search loops (:mod:`jass.fast`) are tested against it.
+
+    >>> from jass import CardSet, Contract, Suit
+    >>> hearts = Contract.trump(Suit.HEARTS)
+    >>> hand = int(CardSet.parse("6H 9H 7D"))
+    >>> CardSet(legal_mask(hand, [Card.parse("AS"), Card.parse("QH")], hearts))
+    CardSet.parse('9H 7D')
+    >>> legal_mask(hand, [], hearts) == hand  # the leader may play any card
+    True
+    """
+    if not trick:
+        return hand  # R5.1
+    led = _SUIT_MASK_OF[trick[0]]
+    follow = led & hand
+    trumps = contract.trump_mask
+    if not trumps:
+        return follow or hand  # R5.2
+    held = trumps & hand
+    if led == trumps:
+        # Trump led: follow with any trump, unless the Buur is the only one (R5.4).
+        return held if held & ~contract.buur else hand
+    # The trumps that beat every trump in the trick (R5.3c).
+    above = contract.above
+    over = held
+    for card in trick:
+        over &= above[card]
+    if follow:
+        return follow | over  # R5.3a
+    if held == hand:
+        return over if strict and over else hand  # R5.3d/e: only trumps left
+    return (~trumps & hand) | over  # R5.3b
 
 
 def legal_cards(
@@ -37,7 +82,8 @@ def legal_cards(
     """The cards of ``hand`` that may be played to ``trick`` (RULES.md R5.5).
 
     ``trick`` holds the cards already played to the current trick, leader first (empty when
-    leading). ``ruleset`` matters only for ``undertrump_only_trumps``.
+    leading). ``ruleset`` matters only for ``undertrump_only_trumps``. This is
+    :func:`legal_mask` on a :class:`~jass.CardSet`.
 
     >>> from jass import CardSet, Contract, Suit
     >>> hearts = Contract.trump(Suit.HEARTS)
@@ -49,34 +95,25 @@ def legal_cards(
     CardSet.parse('9H 7D')
     """
     if not trick:
+        # Inlined copy of play.legal_mask's R5.1 line: the leader's hand comes back as it is,
+        # without a call (11% fewer instructions in benchmarks/bench_play.py);
+        # cross-checked in tests/test_kernels.py.
         return hand
-    bits = int(hand)  # plain int arithmetic from here: a CardSet operator costs a call
-    led = _SUIT_MASK_OF[trick[0]]
-    follow = led & bits
-    trumps = contract.trump_mask
-    if not trumps:
-        return _new_set(CardSet, follow) if follow else hand
-    held = trumps & bits
-    if led == trumps:
-        # Trump led: follow with any trump, unless the Buur is the only one (R5.4).
-        return _new_set(CardSet, held) if held & ~contract.buur else hand
-    above = contract.above
-    over = held
-    for card in trick:
-        over &= above[card]
-    if follow:
-        return _new_set(CardSet, follow | over)
-    if not ~trumps & bits:  # only trumps left
-        if over and ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER:
-            return _new_set(CardSet, over)
-        return hand
-    return _new_set(CardSet, (~trumps & bits) | over)
+    return _new_set(
+        CardSet,
+        legal_mask(
+            int(hand), trick, contract, ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER
+        ),
+    )
 
 
-def trick_winner(trick: Sequence[Card], contract: Contract) -> int:
+def trick_winner(trick: Sequence[int], contract: Contract) -> int:
     """The index in ``trick`` of the card that wins it, 0 being the leader (RULES.md §6).
 
-    For an incomplete trick this is the card that holds it so far.
+    For an incomplete trick this is the card that holds it so far. This is the kernel of
+    R6.1-R6.2: ``trick`` may hold :class:`~jass.Card` values or plain ints, and every other
+    computation of a trick's winner calls it (the copies inlined in the search loops of
+    :mod:`jass.fast` and :mod:`jass.solver` are tested against it).
 
     >>> from jass import Contract, Suit
     >>> cards = [Card.parse(c) for c in ("7D", "6C", "AC", "KD")]
@@ -86,14 +123,13 @@ def trick_winner(trick: Sequence[Card], contract: Contract) -> int:
     if not trick:
         raise InvalidInputError("trick_winner needs at least one card, got an empty trick")
     keys = contract.win_keys[trick[0] // 9]
-    best = 0
-    best_key = keys[trick[0]]
-    for index in range(1, len(trick)):
-        key = keys[trick[index]]
-        if key > best_key:
-            best = index
-            best_key = key
-    return best
+    best = trick[0]
+    top = keys[best]
+    for card in trick:
+        key = keys[card]
+        if key > top:
+            best, top = card, key
+    return trick.index(best)  # the cards of a trick are distinct
 
 
 def trick_points(
@@ -145,27 +181,30 @@ def explain_illegal(
             f"explain_illegal takes a CardSet and a Contract, got {hand!r}, {contract!r}"
         )
     trick = tuple(as_card(c) for c in trick)
-    if card not in hand:
-        return IllegalReason.NOT_IN_HAND, f"{card} is not in the hand ({_show(hand)})"
-    if card in legal_cards(hand, trick, contract, ruleset):
+    bits = int(hand)  # int arithmetic on the plain mask
+    if not bits >> card & 1:
+        return IllegalReason.NOT_IN_HAND, f"{card} is not in the hand ({_show(bits)})"
+    strict = ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER
+    if legal_mask(bits, trick, contract, strict) >> card & 1:
         return None
     led_card = trick[0]
     led = Suit(led_card // 9)
     led_name = led.name.lower()
     trump_suit = contract.trump_suit
     if trump_suit is not None and led is trump_suit:
-        held = hand & contract.trump_mask
+        held = bits & contract.trump_mask
         buur = " (only a lone Buur is exempt)" if held & contract.buur else ""
         return (
             IllegalReason.MUST_FOLLOW_TRUMP,
             f"{card} is not allowed: trumps were led ({led_card}) and you hold trumps"
             f"{buur}: {_show(held)}",
         )
-    top = _highest_trump(trick, contract)
-    if trump_suit is not None and card // 9 == trump_suit and top is not None:
-        if hand & SUIT_MASKS[led]:
+    # The card holding the trick is its highest trump, if it holds a trump (R6.1).
+    top = trick[trick_winner(trick, contract)]
+    if trump_suit is not None and card // 9 == trump_suit and top // 9 == trump_suit:
+        if bits & SUIT_MASKS[led]:
             holding = f"you hold {led_name}"
-        elif hand & ~contract.trump_mask:
+        elif bits & ~contract.trump_mask:
             holding = "you hold cards other than trumps"
         else:
             return (
@@ -181,16 +220,8 @@ def explain_illegal(
     return (
         IllegalReason.MUST_FOLLOW_SUIT,
         f"{card} is not allowed: {led_card} was led and you hold {led_name}{trump_clause}: "
-        f"{_show(hand & SUIT_MASKS[led])}",
+        f"{_show(bits & SUIT_MASKS[led])}",
     )
-
-
-def _highest_trump(trick: Sequence[Card], contract: Contract) -> Card | None:
-    top = None
-    for card in trick:
-        if contract.trump_mask >> card & 1 and (top is None or contract.above[top] >> card & 1):
-            top = card
-    return top
 
 
 def _show(bits: int) -> str:

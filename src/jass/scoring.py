@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 import attrs
 
@@ -23,12 +24,15 @@ __all__ = [
     "GameResult",
     "HandScore",
     "ScoringEvent",
+    "credit_card_play",
+    "credited_team",
     "end_after_hand",
     "event_order",
     "match_bonus",
     "schneider",
     "score_hand",
     "scored_hand",
+    "team_match_bonus",
 ]
 
 _ALL_CARD_POINTS = 157
@@ -130,11 +134,7 @@ def scored_hand(
     (171, 300)
     """
     match = Team(0) if tricks[0] == 9 else Team(1) if tricks[1] == 9 else None
-    bonus = [0, 0]
-    if contract.kind is ContractKind.MISERE:
-        card_points = (card_points[1], card_points[0])
-    elif match is not None:
-        bonus[match] = match_bonus(match == declaring_team, ruleset)
+    card_points, bonus = credit_card_play(card_points, tricks, declaring_team, contract, ruleset)
     multiplier = ruleset.multiplier(contract)
     totals = (
         multiplier * (card_points[0] + bonus[0] + weis[0] + stoeck[0]),
@@ -147,7 +147,7 @@ def scored_hand(
         card_points=card_points,
         tricks=tricks,
         match=match,
-        bonus=(bonus[0], bonus[1]),
+        bonus=bonus,
         weis=weis,
         stoeck=stoeck,
         totals=totals,
@@ -171,6 +171,69 @@ def match_bonus(declarer: bool, ruleset: RuleSet) -> int:
     if rule is CounterMatch.DOUBLE_TRICK_POINTS:
         return _ALL_CARD_POINTS  # 2 x 157 in all
     return _ALL_CARD_POINTS + 2 * ruleset.match_bonus  # DOUBLE_MATCH: 2 x (157 + bonus)
+
+
+def credited_team(team: int, contract: Contract) -> int:
+    """The team credited with the points ``team`` takes: the kernel of the Misère swap.
+
+    Under Misère each team is credited the trick points its opponents took (RULES.md §10);
+    under every other contract a team keeps its own. ``team`` is 0 or 1 (a
+    :class:`~jass.Team` or a plain int). The swap is its own inverse: the team credited to
+    ``team`` is also the one whose points ``team`` is credited.
+
+    >>> from jass import Contract
+    >>> credited_team(0, Contract.OBENABE), credited_team(0, Contract.MISERE)
+    (0, 1)
+    """
+    return team ^ 1 if contract.kind is ContractKind.MISERE else team
+
+
+def team_match_bonus(team: int, declaring_team: int, contract: Contract, ruleset: RuleSet) -> int:
+    """The unmultiplied bonus ``team`` earns by taking all nine tricks (RULES.md R8.3-R8.4).
+
+    :func:`match_bonus` under the ``counter_match`` and ``match_bonus`` options, for the
+    declaring team or the other one; none under Misère (RULES.md §10). It is the same
+    whichever team is credited the card points.
+
+    >>> from jass import Contract, rules
+    >>> team_match_bonus(1, 0, Contract.OBENABE, rules.TRADITIONAL)  # a counter-match
+    157
+    >>> team_match_bonus(0, 0, Contract.MISERE, rules.SCHIEBER)
+    0
+    """
+    if contract.kind is ContractKind.MISERE:
+        return 0
+    return match_bonus(team == declaring_team, ruleset)
+
+
+def credit_card_play(
+    card_points: Sequence[int],
+    tricks: Sequence[int],
+    declaring_team: int,
+    contract: Contract,
+    ruleset: RuleSet,
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """What each team is credited for the card play of a complete hand, unmultiplied.
+
+    ``card_points`` and ``tricks`` are what each team took (the last trick's 5 included).
+    Returns the card points credited to each team (:func:`credited_team`) and each team's
+    match bonus (:func:`team_match_bonus`, for the team that took all nine tricks). Every
+    settlement of a hand's card play calls it: :func:`score_hand` and the rollouts of
+    :mod:`jass.fast`.
+
+    >>> from jass import Contract, rules
+    >>> credit_card_play((157, 0), (9, 0), 0, Contract.OBENABE, rules.SCHIEBER)
+    ((157, 0), (100, 0))
+    >>> credit_card_play((100, 57), (5, 4), 0, Contract.MISERE, rules.SCHIEBER)
+    ((57, 100), (0, 0))
+    """
+    first = credited_team(0, contract)
+    credited = (card_points[first], card_points[first ^ 1])
+    if tricks[0] == 9:
+        return credited, (team_match_bonus(0, declaring_team, contract, ruleset), 0)
+    if tricks[1] == 9:
+        return credited, (0, team_match_bonus(1, declaring_team, contract, ruleset))
+    return credited, (0, 0)
 
 
 class ScoringEvent(enum.Enum):

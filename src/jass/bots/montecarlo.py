@@ -27,11 +27,12 @@ from typing import Final
 
 from jass.actions import PLAY_ACTIONS, Action, Play
 from jass.bots.rule import RuleBot, heuristic_card
-from jass.contracts import Contract, ContractKind
+from jass.contracts import Contract
 from jass.fast import play_out
 from jass.hand import Phase
+from jass.play import trick_winner
 from jass.sampling import DealSampler
-from jass.scoring import match_bonus
+from jass.scoring import credit_card_play, credited_team
 from jass.solver import Solver
 from jass.view import PlayerView
 
@@ -125,9 +126,7 @@ class MonteCarloBot:
         tricks_left = 9 - tricks[0] - tricks[1]
         if len(trick) == 4:
             # Settle the trick the card completes, then go on from the next one.
-            keys = contract.win_keys[trick[0] // 9]
-            best = max(range(4), key=lambda i: keys[trick[i]])
-            leader = (leader + best) & 3
+            leader = (leader + trick_winner(trick, contract)) & 3
             table = contract.card_points(old_undenufe=view.ruleset.old_undenufe)
             team = leader & 1
             taken[team] += sum(table[c] for c in trick) + (5 if tricks_left == 1 else 0)
@@ -143,10 +142,11 @@ class MonteCarloBot:
             )
             mover_side = ((leader + len(trick)) & 3) & 1
             sign = 1 if mover_side == side else -1
-            before = taken[side] - taken[side ^ 1]
-            if contract.kind is ContractKind.MISERE:
-                before = -before
-            return before + sign * result.difference
+            # What each team is credited so far (its opponents' points under Misère).
+            credited = [0, 0]
+            for team in (0, 1):
+                credited[credited_team(team, contract)] += taken[team]
+            return credited[side] - credited[side ^ 1] + sign * result.difference
 
         def policy(hand: int, legal: int, current: Sequence[int], _seat: int, held: int) -> int:
             unplayed = held | sum(1 << c for c in current)
@@ -174,10 +174,5 @@ class MonteCarloBot:
         declaring: int,
         side: int,
     ) -> float:
-        points = list(taken)
-        if contract.kind is ContractKind.MISERE:
-            points.reverse()
-        elif 9 in tricks:
-            team = tricks.index(9)
-            points[team] += match_bonus(team == declaring, view.ruleset)
-        return float(points[side] - points[side ^ 1])
+        points, bonus = credit_card_play(taken, tricks, declaring, contract, view.ruleset)
+        return float(points[side] + bonus[side] - points[side ^ 1] - bonus[side ^ 1])

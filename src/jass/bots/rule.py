@@ -23,6 +23,7 @@ from jass.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove, Thank
 from jass.cards import CARDS, SUIT_MASKS
 from jass.contracts import Contract, ContractKind
 from jass.hand import Phase
+from jass.play import trick_winner
 from jass.view import PlayerView
 
 __all__ = ["RuleBot", "contract_rating", "heuristic_card", "trumps_suit"]
@@ -107,7 +108,7 @@ def heuristic_card(
         return min(cards, key=lambda c: (table[c], contract.win_keys[c // 9][c]))
     led = trick[0] // 9
     keys = contract.win_keys[led]
-    best = max(range(len(trick)), key=lambda i: keys[trick[i]])
+    best = trick_winner(trick, contract)
     winner_card = trick[best]
     partner_winning = (len(trick) - best) % 2 == 0
     points = sum(table[c] for c in trick)
