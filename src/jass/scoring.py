@@ -31,7 +31,7 @@ __all__ = [
     "match_bonus",
     "schneider",
     "score_hand",
-    "scored_hand",
+    "score_hand_unchecked",
     "team_match_bonus",
 ]
 
@@ -114,10 +114,12 @@ def score_hand(
         raise InvalidInputError(
             f"a complete hand has 157 card points in 9 tricks, got {card_points} in {tricks}"
         )
-    return scored_hand(contract, card_points, tricks, declaring_team, ruleset, weis, stoeck)
+    return score_hand_unchecked(
+        contract, card_points, tricks, declaring_team, ruleset, weis, stoeck
+    )
 
 
-def scored_hand(
+def score_hand_unchecked(
     contract: Contract,
     card_points: tuple[int, int],
     tricks: tuple[int, int],
@@ -129,7 +131,7 @@ def scored_hand(
     """:func:`score_hand` without checking its input, for the state machine's hot path.
 
     >>> from jass import Contract, Team, rules
-    >>> scored_hand(Contract.OBENABE, (57, 100), (4, 5), Team(0), rules.SCHIEBER,
+    >>> score_hand_unchecked(Contract.OBENABE, (57, 100), (4, 5), Team(0), rules.SCHIEBER,
     ...             (0, 0), (0, 0)).totals
     (171, 300)
     """

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Solution", "Solver", "solve"]
 
-_SUIT_OF: Final = tuple(card // 9 for card in range(36))
+#: The suit of each card, as an index 0-3 (play._SUIT_MASK_OF gives it as a mask).
+_SUIT_INDEX_OF: Final = tuple(card // 9 for card in range(36))
 #: The two cards of each two-card mask (the last two tricks), ascending, and their sum.
 _PAIRS: Final = {1 << a | 1 << b: (a, b) for a in range(36) for b in range(a + 1, 36)}
 _PAIR_SUM: Final = {mask: a + b for mask, (a, b) in _PAIRS.items()}
@@ -535,11 +536,11 @@ class Solver:
         pair0, pair1, pair2, pair3 = _PAIR_SUM[h0], _PAIR_SUM[h1], _PAIR_SUM[h2], _PAIR_SUM[h3]
         best0 = -1000
         for c0 in _PAIRS[h0]:
-            keys = keys_of[_SUIT_OF[c0]]
+            keys = keys_of[_SUIT_INDEX_OF[c0]]
             k0 = keys[c0]
             l0 = pair0 - c0
             p0 = table[c0]
-            led = _SUIT_OF[c0] << 1
+            led = _SUIT_INDEX_OF[c0] << 1
             key1 = h1 << 9 | c0 << 3 | led
             moves1 = moves.get(key1)
             if moves1 is None:
@@ -574,7 +575,7 @@ class Solver:
                     alpha = best0 if best0 > best2 else best2
                     # Unless the fourth card takes the trick, the last trick is led from the
                     # hand that holds it now: its suit and three of its cards are known.
-                    lkeys = keys_of[_SUIT_OF[l2 if win2 == 2 else (l1 if win2 else l0)]]
+                    lkeys = keys_of[_SUIT_INDEX_OF[l2 if win2 == 2 else (l1 if win2 else l0)]]
                     held_high = lkeys[l0] if lkeys[l0] > lkeys[l2] else lkeys[l2]
                     low1 = lkeys[l1]
                     ours = win2 & 1 == 0  # positions 0 and 2 are the leader's team
@@ -584,7 +585,7 @@ class Solver:
                         l3 = pair3 - c3
                         if keys[c3] > topk2:  # the fourth card takes it and leads the last
                             value = -sign * first
-                            k3 = keys_of[_SUIT_OF[l3]]
+                            k3 = keys_of[_SUIT_INDEX_OF[l3]]
                             ka, kb, kc = k3[l0], k3[l1], k3[l2]
                             if (ka if ka > kc else kc) > (kb if kb > k3[l3] else k3[l3]):
                                 value += sign * second
@@ -708,10 +709,10 @@ class Solver:
         chosen = -1
         for c0 in leads:
             hands[leader] = h0 ^ (1 << c0)
-            keys = keys_of[_SUIT_OF[c0]]
+            keys = keys_of[_SUIT_INDEX_OF[c0]]
             k0 = keys[c0]
             p0 = table[c0]
-            led = _SUIT_OF[c0] << 1
+            led = _SUIT_INDEX_OF[c0] << 1
             # Second card, the other team: it looks for an answer that keeps us below target.
             key1 = r1 << 9 | c0 << 3 | led
             moves1 = moves.get(key1)

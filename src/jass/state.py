@@ -47,8 +47,7 @@ from jass.hand import (
 )
 from jass.play import explain_illegal, legal_cards
 from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
-from jass.scoring import GameResult, HandScore, ScoringEvent, end_after_hand
-from jass.scoring import scored_hand as score_hand_unchecked
+from jass.scoring import GameResult, HandScore, ScoringEvent, end_after_hand, score_hand_unchecked
 from jass.seats import Seat, Team
 from jass.view import PlayerView
 from jass.weis import Weis, WeisResult, find_weis
