@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from jass.actions import PLAY_ACTIONS, Action, Play
-from jass.bots.rule import RuleBot, heuristic_card
+from jass.bots.rule import RuleBot, _heuristic_card
 from jass.contracts import Contract
 from jass.fast import play_out
 from jass.hand import Phase
@@ -150,7 +150,7 @@ class MonteCarloBot:
 
         def policy(hand: int, legal: int, current: Sequence[int], _seat: int, held: int) -> int:
             unplayed = held | sum(1 << c for c in current)
-            return heuristic_card(hand, legal, current, contract, unplayed)
+            return _heuristic_card(hand, legal, current, contract, unplayed)
 
         points, _ = play_out(
             hands,

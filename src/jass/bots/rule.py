@@ -77,15 +77,21 @@ def heuristic_card(
 ) -> int:
     """The card a sensible player would play (see the module's description).
 
-    ``unplayed`` is every card not yet played, this hand and the trick's cards excepted. It is
-    an int-only function, usable as a rollout policy.
+    ``unplayed`` is every card not yet played, this hand and the trick's cards excepted. The
+    masks may be ints or :class:`~jass.CardSet` values; it is usable as a rollout policy.
 
     >>> from jass import CardSet, Card, Contract
     >>> hand = CardSet.parse("AS 6S 7H")
     >>> Card(heuristic_card(hand, hand, [], Contract.OBENABE, ~hand & (1 << 36) - 1))
     Card.parse('AS')
     """
-    hand, legal, unplayed = int(hand), int(legal), int(unplayed)  # CardSets are welcome too
+    return _heuristic_card(int(hand), int(legal), trick, contract, int(unplayed))
+
+
+def _heuristic_card(
+    hand: int, legal: int, trick: Sequence[int], contract: Contract, unplayed: int
+) -> int:
+    """:func:`heuristic_card` on plain int masks, for rollouts (no conversion)."""
     table = contract.card_points()
     cards = [c for c in range(36) if legal >> c & 1]
     if len(cards) == 1:
