@@ -20,7 +20,14 @@ from __future__ import annotations
 from typing import Final
 
 from jass.hand import HandContext, HandCredits
-from jass.scoring import EndReason, GameResult, ScoringEvent, match_bonus, schneider
+from jass.scoring import (
+    EndReason,
+    GameResult,
+    ScoringEvent,
+    credited_team,
+    schneider,
+    team_match_bonus,
+)
 from jass.seats import Team
 from jass.weis import Weis, WeisResult, find_weis, resolve_declared_weis
 
@@ -166,11 +173,11 @@ def trick_events(
     completed = tricks_won[0] + tricks_won[1]
     if completed == 9:
         points += 5
-        if (tricks_won[0] == 9 or tricks_won[1] == 9) and not ctx.misere:
+        if tricks_won[team] == 9:
             hand = ctx.hand_info
             assert hand is not None  # noqa: S101
-            points += match_bonus(team == hand.declaring_team, ctx.rules)
-    events: list[Event] = [(_TRICK, team ^ ctx.misere, points)]
+            points += team_match_bonus(team, hand.declaring_team, ctx.contract, ctx.rules)
+    events: list[Event] = [(_TRICK, credited_team(team, ctx.contract), points)]
     if not ctx.weis_on:
         return ledger, events
     if completed == 1:

@@ -19,12 +19,12 @@ from typing import Final, NamedTuple
 import attrs
 
 from jass.cards import Card, Rank
-from jass.contracts import Contract, ContractKind
+from jass.contracts import Contract
 from jass.dealing import DealtHands
 from jass.errors import InvalidInputError
 from jass.play import trick_winner
 from jass.rules import EndMode, RuleSet, WeisDeclaration
-from jass.scoring import GameResult, HandScore, ScoringEvent, event_order
+from jass.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
@@ -369,7 +369,8 @@ class HandContext:
         self.contract = contract if contract is not None else Contract.OBENABE
         self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
         self.multiplier = rules.multiplier(self.contract)
-        self.misere = 1 if self.contract.kind is ContractKind.MISERE else 0
+        # The Misère swap as an XOR flag for the hot path (scoring.credited_team is the rule).
+        self.misere = credited_team(0, self.contract)
         self.weis_on = rules.weis and contract is not None
         self.manual_weis = self.weis_on and rules.weis_declaration is WeisDeclaration.MANUAL
         #: The game-wide index of this hand's first trick: scoring steps count tricks.
