@@ -23,7 +23,7 @@ from jass.contracts import Contract
 from jass.dealing import DealtHands
 from jass.errors import InvalidInputError
 from jass.play import trick_winner
-from jass.rules import EndMode, RuleSet, WeisDeclaration
+from jass.rules import EndMode, RuleSet, UndertrumpRule, WeisDeclaration
 from jass.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
@@ -331,6 +331,7 @@ class HandContext:
         "rules",
         "stoeck_mask",
         "stoeck_seat",
+        "strict_undertrump",
         "table",
         "weis_on",
     )
@@ -349,6 +350,8 @@ class HandContext:
     rules: RuleSet
     stoeck_mask: int
     stoeck_seat: int
+    #: undertrump_only_trumps is ONLY_IF_NO_HIGHER: the ``strict`` of play.legal_mask.
+    strict_undertrump: bool
     table: tuple[int, ...]
     weis_on: bool
 
@@ -357,6 +360,8 @@ class HandContext:
         self.rules = facts.rules
         self.results = ()
         self.outcome = None
+        strict = UndertrumpRule.ONLY_IF_NO_HIGHER
+        self.strict_undertrump = self.rules.undertrump_only_trumps is strict
         self.reached = (None, None)
         self._derive(None)
 
@@ -402,6 +407,7 @@ class HandContext:
         new.rules = self.rules
         new.stoeck_mask = self.stoeck_mask
         new.stoeck_seat = self.stoeck_seat
+        new.strict_undertrump = self.strict_undertrump
         new.table = self.table
         new.weis_on = self.weis_on
         return new

@@ -45,7 +45,7 @@ from jass.hand import (
     Trick,
     completed_tricks,
 )
-from jass.play import explain_illegal, legal_cards
+from jass.play import explain_illegal, legal_mask
 from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
 from jass.scoring import GameResult, HandScore, ScoringEvent, end_after_hand, score_hand_unchecked
 from jass.seats import Seat, Team
@@ -500,8 +500,16 @@ class Game:
             return _EMPTY
         legal = self._legal
         if legal is None:
-            ctx = self._ctx
-            legal = legal_cards(self._hands[self._to_move], self._trick, ctx.contract, ctx.rules)
+            # play.legal_cards, minus one call: the kernel on the plain mask.
+            trick = self._trick
+            hand = self._hands[self._to_move]
+            if trick:
+                ctx = self._ctx
+                legal = _new_set(
+                    CardSet, legal_mask(int(hand), trick, ctx.contract, ctx.strict_undertrump)
+                )
+            else:
+                legal = hand  # any card may be led (R5.1)
             # A cache that pays (play() checks off-suit cards against it): invisible to
             # equality, hashing and pickling, and thread-safe, since whoever computes it
             # stores the same value in one step.
@@ -764,7 +772,11 @@ class Game:
         if (
             self._phase is not _PLAY
             or not _and(hand, bit)
-            or (trick and not _SUIT_MASK_OF[trick[0]] & bit and not self._legal_off_suit(bit))
+            or (
+                trick
+                and not _SUIT_MASK_OF[trick[0]] & bit
+                and not _and(self._legal or self.legal_moves(), bit)
+            )
         ):
             self._refuse(PLAY_ACTIONS[card], self._play_refusal(card))
         ctx = self._ctx
@@ -934,10 +946,6 @@ class Game:
             IllegalReason.CONTRACT_NOT_ALLOWED,
             f"{contract} is not allowed by this rule set; allowed: {allowed}",
         )
-
-    def _legal_off_suit(self, bit: int) -> bool:
-        """Whether a held card (``bit``) off the led suit is legal (R5.5)."""
-        return bool(_and(self.legal_moves(), bit))
 
     def _play_refusal(self, card: Card) -> Refusal | None:
         if self._phase is not _PLAY:
