@@ -106,6 +106,19 @@ def start(
     return deal(ruleset, hands, forehand=forehand, seed=seed, scores=scores).choose(contract)
 
 
+def deal_in_playing_order(ruleset: RuleSet, seed: int, hands: Sequence[str | CardSet]) -> Game:
+    """A game dealt ``hands`` in playing order: ``hands[0]`` to the forehand the seed draws."""
+    probe = Game.new(ruleset, seed=seed).deal(hands=list(hands))
+    assert probe.to_move is not None
+    forehand = int(probe.to_move)
+    game = Game.new(ruleset, seed=seed).deal(
+        hands=[hands[(seat - forehand) % 4] for seat in range(4)]
+    )
+    assert game.to_move is not None
+    assert int(game.to_move) == forehand
+    return game
+
+
 def rotated(hands: FourHands, steps: int) -> FourHands:
     """The deal with every hand moved ``steps`` seats on: seat s + steps gets ``hands[s]``."""
     return (
@@ -204,6 +217,7 @@ __all__ = [
     "NEVER_REACHED",
     "FourHands",
     "deal",
+    "deal_in_playing_order",
     "dealer_before",
     "endless",
     "new_game",

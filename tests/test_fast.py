@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 
 from jass import CARDS, Card, CardSet, Contract, Game, Phase, RuleSet, Suit, legal_cards, rules
 from jass.fast import legal_mask, play_out, random_hand
-from jass.rules import CounterMatch, FirstHandRule, UndertrumpRule
+from jass.rules import CounterMatch, UndertrumpRule
+from tests.helpers import deal, deal_in_playing_order, endless
 
 #: Every rule set here allows all seven contracts and never ends the game inside a hand.
-SCHIEBER_ALL = rules.SCHIEBER.evolve(contracts=Contract.all(), target=10**6)
-TRADITIONAL = rules.TRADITIONAL.evolve(target=10**6)  # Misère allowed, marker-card first hand
+SCHIEBER_ALL = endless(rules.SCHIEBER.evolve(contracts=Contract.all()))
+TRADITIONAL = endless(rules.TRADITIONAL)  # Misère allowed, marker-card first hand
 
 #: The policies: a seeded random choice, or one team plays its strongest card and the other its
 #: weakest (so that matches and counter-matches happen).
@@ -168,7 +169,7 @@ rulesets = st.builds(
 )
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=1000)
 @given(
     ruleset=rulesets,
     seed=st.integers(min_value=0, max_value=2**32),
@@ -203,18 +204,6 @@ def test_play_out_agrees_with_the_state_machine_card_for_card(
     final = compare(game, prefix, style, policy_seed)
     assert final.phase is Phase.DEAL
     assert len(final.hand_results) == 1
-
-
-def by_forehand(ruleset: RuleSet, seed: int, hands: Sequence[str]) -> Game:
-    """A game dealt ``hands``, given in playing order from the forehand."""
-    probe = Game.new(ruleset, seed=seed).deal(hands=list(hands))
-    assert probe.to_move is not None
-    forehand = int(probe.to_move)
-    by_seat = [hands[(seat - forehand) % 4] for seat in range(4)]
-    game = Game.new(ruleset, seed=seed).deal(hands=by_seat)
-    assert game.to_move is not None
-    assert int(game.to_move) == forehand
-    return game
 
 
 #: The forehand holds every heart: with hearts trump the declarers take all nine tricks.
@@ -254,7 +243,7 @@ def test_play_out_scores_match_and_counter_match_like_the_state_machine(
     style: str,
 ) -> None:
     ruleset = SCHIEBER_ALL.evolve(counter_match=counter, match_bonus=bonus)
-    game = by_forehand(ruleset, 11, hands).choose(contract)
+    game = deal_in_playing_order(ruleset, 11, hands).choose(contract)
     hand = game.hand_info
     assert hand is not None
     for prefix in (0, 5, 17):
@@ -277,7 +266,7 @@ def test_play_out_scores_match_and_counter_match_like_the_state_machine(
 # --------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(
     deck=st.permutations(range(36)),
     size=st.integers(min_value=1, max_value=9),
@@ -324,7 +313,7 @@ def test_legal_mask_undertrump_cases(
 # --------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     rng_seed=st.integers(min_value=0, max_value=2**32),
     contract=st.sampled_from(Contract.all()),
@@ -385,7 +374,7 @@ def credited(game: Game) -> tuple[tuple[int, int], tuple[int, int]]:
     return points, score.tricks
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600)
 @given(
     ruleset=rulesets,
     seed=st.integers(min_value=0, max_value=2**32),
@@ -422,7 +411,7 @@ def test_random_play_out_plays_the_state_machines_cards(
     assert used <= 36 - prefix
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     rng_seed=st.integers(min_value=0, max_value=2**32),
     contract=st.sampled_from(Contract.all()),
@@ -436,19 +425,9 @@ def test_random_hand_is_the_documented_deal_and_play(
     numbers = struct.unpack(">72I", random.Random(rng_seed).randbytes(288))
     deck = sorted(range(36), key=lambda card: numbers[card])
     hands = [CardSet(sum(1 << card for card in deck[9 * seat : 9 * seat + 9])) for seat in range(4)]
-    game = forehand_game(ruleset, hands)
+    game = deal(ruleset, hands, forehand=0)  # seat 0 holds hands[0] and leads: team 0 declares
     finished, _ = replay_random(game.choose(contract), numbers[36:])
     assert random_hand(contract, random.Random(rng_seed), ruleset) == credited(finished)
-
-
-def forehand_game(ruleset: RuleSet, hands: Sequence[CardSet]) -> Game:
-    """A game where seat 0 holds ``hands[0]`` and is the forehand (so team 0 declares)."""
-    ruleset = ruleset.evolve(first_hand_rule=FirstHandRule.DRAW_LOWEST_DEALS)  # not a marker
-    for seed in range(200):
-        probe = Game.new(ruleset, seed=seed).deal(hands=list(hands))
-        if probe.to_move is not None and int(probe.to_move) == 0:
-            return probe
-    raise AssertionError("no seed makes seat 0 the forehand")
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -31,6 +31,7 @@ from jass import (
     rules,
 )
 from jass.rules import UndertrumpRule
+from tests.helpers import deal_in_playing_order
 
 ANY = rules.SCHIEBER
 ONLY = rules.SCHIEBER.evolve(undertrump_only_trumps="ONLY_IF_NO_HIGHER")
@@ -385,17 +386,6 @@ def test_explain_illegal_undertrump_message_is_the_documented_one() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def deal_from_forehand(hands: Sequence[str], ruleset: RuleSet = ANY, seed: int = 0) -> Game:
-    """A game after the deal, where ``hands[i]`` belongs to the i-th player from the forehand."""
-    probe = Game.new(ruleset, seed=seed).deal(hands=[CardSet.parse(h) for h in hands])
-    forehand = probe.to_move
-    assert forehand is not None
-    by_seat = [CardSet.parse(hands[(seat - forehand) % 4]) for seat in range(4)]
-    game = Game.new(ruleset, seed=seed).deal(hands=by_seat)
-    assert game.to_move == forehand
-    return game
-
-
 # The seed example as a whole deal (no Weis, no Stöck): Anna, Ben, Carla, Dan from the forehand.
 SEED_DEAL = (
     "6S 10S AS QH AH 8D QD 9C KC",  # Anna
@@ -436,7 +426,7 @@ def assert_refused(game: Game, card: str, reason: IllegalReason) -> None:
 
 
 def test_seed_example_through_the_game() -> None:
-    g = deal_from_forehand(SEED_DEAL).choose(SPADES)
+    g = deal_in_playing_order(ANY, 0, SEED_DEAL).choose(SPADES)
     anna = g.to_move
     assert anna is not None
     assert g.hands[anna] == CardSet.parse(SEED_DEAL[0])
@@ -466,7 +456,7 @@ def test_seed_example_through_the_game() -> None:
 
 
 def test_illegal_play_reasons_through_the_game() -> None:
-    g = deal_from_forehand(SEED_DEAL).choose(SPADES)
+    g = deal_in_playing_order(ANY, 0, SEED_DEAL).choose(SPADES)
     assert_refused(g, "8S", IllegalReason.NOT_IN_HAND)  # Ben's card, Anna to lead
     assert_refused(g, "7S", IllegalReason.NOT_IN_HAND)  # Carla's card
     # trump led: Ben holds the Buur and 8S, so he must play a trump (either one)
@@ -492,7 +482,7 @@ OVERTRUMP_DEAL = (
 
 @pytest.mark.parametrize("option", BOTH)
 def test_only_trumps_through_the_game(option: str) -> None:
-    g = deal_from_forehand(OVERTRUMP_DEAL, OPTIONS[option]).choose(HEARTS)
+    g = deal_in_playing_order(OPTIONS[option], 0, OVERTRUMP_DEAL).choose(HEARTS)
     for card in ("AS", "6S", "7S", "10S"):
         g = g.play(Card.parse(card))
     anna = g.to_move
@@ -513,7 +503,7 @@ def test_only_trumps_through_the_game(option: str) -> None:
 
 
 def test_play_before_a_contract_is_refused() -> None:
-    g = deal_from_forehand(SEED_DEAL)
+    g = deal_in_playing_order(ANY, 0, SEED_DEAL)
     before = snapshot(g)
     with pytest.raises(IllegalActionError) as info:
         g.play(Card.parse("AH"))
@@ -546,7 +536,7 @@ def positions(draw: st.DrawFn) -> tuple[list[Card], list[Card], Contract, bool]:
     return hand, trick, contract, only_if_no_higher
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(positions())
 def test_legal_cards_matches_the_reference(
     position: tuple[list[Card], list[Card], Contract, bool],
@@ -560,7 +550,7 @@ def test_legal_cards_matches_the_reference(
     assert got - CardSet(hand) == CardSet(0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(positions(), st.sampled_from(CARDS))
 def test_explain_illegal_matches_the_reference(
     position: tuple[list[Card], list[Card], Contract, bool], card: Card
@@ -576,7 +566,7 @@ def test_explain_illegal_matches_the_reference(
         assert str(card) in explained[1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     st.integers(min_value=0, max_value=2**32),
     st.sampled_from(Contract.standard()),

@@ -39,13 +39,14 @@ from jass import (
 )
 from jass.rules import UndertrumpRule
 from jass.solver import Solution, Solver, solve
+from tests.helpers import deal_in_playing_order
 
-#: Card play only, all seven contracts, and no end of the game inside a hand.
-BASE = rules.SCHIEBER.evolve(contracts=Contract.all(), weis=False, stoeck=False, target=10**6)
+#: Card play only and all seven contracts (one hand scores 771 at most: no end inside it).
+BASE = rules.SCHIEBER.evolve(contracts=Contract.all(), weis=False, stoeck=False)
 VARIANTS: dict[str, RuleSet] = {
     "SAME_AS_MATCH": BASE,
     "NONE": BASE.evolve(counter_match="NONE"),
-    "DOUBLE_TRICK_POINTS": rules.TRADITIONAL.evolve(weis=False, stoeck=False, target=10**6),
+    "DOUBLE_TRICK_POINTS": rules.TRADITIONAL.evolve(weis=False, stoeck=False),
     "DOUBLE_MATCH": BASE.evolve(counter_match="DOUBLE_MATCH", match_bonus=50),
     "ONLY_IF_NO_HIGHER": BASE.evolve(undertrump_only_trumps="ONLY_IF_NO_HIGHER"),
     "OLD_UNDENUFE_NO_BONUS": BASE.evolve(old_undenufe=True, match_bonus=0),
@@ -147,19 +148,6 @@ def endgame(seed: int, contract: Contract, ruleset: RuleSet, cards_left: int) ->
             card = max(moves, key=strength) if strong else min(moves, key=strength)
         game = game.play(card)
     assert game.phase is Phase.PLAY
-    return game
-
-
-def by_forehand(ruleset: RuleSet, seed: int, hands: Sequence[str]) -> Game:
-    """A game dealt ``hands``, given in playing order from the forehand."""
-    probe = Game.new(ruleset, seed=seed).deal(hands=list(hands))
-    assert probe.to_move is not None
-    forehand = int(probe.to_move)
-    game = Game.new(ruleset, seed=seed).deal(
-        hands=[hands[(seat - forehand) % 4] for seat in range(4)]
-    )
-    assert game.to_move is not None
-    assert int(game.to_move) == forehand
     return game
 
 
@@ -392,7 +380,7 @@ CROWDED_ENDGAMES: list[tuple[str, Contract, tuple[str, str, str, str], str, tupl
 
 def crowded(variant: str, contract: Contract, hands: Sequence[str], cards: str) -> Game:
     """The position after ``cards`` in a hand dealt ``hands`` (from the forehand)."""
-    game = by_forehand(VARIANTS[variant], 1, hands).choose(contract)
+    game = deal_in_playing_order(VARIANTS[variant], 1, hands).choose(contract)
     for card in cards.split():
         game = game.play(card)
     assert game.phase is Phase.PLAY

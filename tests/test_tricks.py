@@ -174,7 +174,7 @@ def tricks(draw: st.DrawFn) -> tuple[list[Card], Contract]:
     return deck[:size], draw(st.sampled_from(Contract.standard()))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(tricks())
 def test_trick_winner_matches_the_reference(case: tuple[list[Card], Contract]) -> None:
     trick, contract = case
@@ -254,7 +254,7 @@ def test_last_trick_adds_five(trick: str, contract: str) -> None:
     assert jass.trick_points(played, Contract.parse(contract), SCHIEBER, last=True) == plain + 5
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(tricks(), st.booleans(), st.booleans())
 def test_trick_points_match_the_reference(
     case: tuple[list[Card], Contract], old_undenufe: bool, last: bool
@@ -292,7 +292,7 @@ def test_schieber_multipliers(contract: str, multiplier: int) -> None:
     assert rules.SCHIEBER.multiplier(Contract.parse(contract)) == multiplier
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     st.integers(min_value=0, max_value=2**32), st.sampled_from(Contract.standard()), st.booleans()
 )
