@@ -114,3 +114,19 @@ def test_views_are_immutable() -> None:
         except AttributeError:
             continue
         raise AssertionError(f"{name} could be set")
+
+
+@settings(max_examples=60)
+@given(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_excluded_cards_are_never_held(ruleset: RuleSet, seed: int, steps: int) -> None:
+    """The public inference (R5.5 read backwards) never rules out a card a seat really holds."""
+    rng = random.Random(seed)
+    game = Game.new(ruleset, seed=seed).deal()
+    for _ in range(steps):
+        if game.phase is not Phase.CHOOSE and game.phase is not Phase.PLAY:
+            break
+        actions = [a for a in game.legal_actions() if type(a).__name__ != "Thank"]
+        game = game.apply(rng.choice(actions))
+        view = game.view(0)
+        for seat in Seat:
+            assert not view.excluded[seat] & game.hands[seat], (seat, game.history)
