@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 import jass
 from jass import CardSet, Contract, Game, Phase, RuleSet, Thank, rules
-from jass.arena import play_match
 from jass.bots import RandomBot, RuleBot, play_hand
+from jass.matches import play_match
 
 
 def _positions(count: int) -> list[tuple[CardSet, tuple[jass.Card, ...], Contract]]:

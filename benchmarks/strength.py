@@ -13,8 +13,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
-from jass.arena import BotFactory, play_match
 from jass.bots import MonteCarloBot, RandomBot, RuleBot
+from jass.matches import BotFactory, play_match
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from jass import Play, PlayerView, rules
 from jass.actions import Action
-from jass.arena import play_match
 from jass.bots import RuleBot
+from jass.matches import play_match
 
 
 class GreedyBot:

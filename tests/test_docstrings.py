@@ -21,7 +21,7 @@ MODULES = [jass] + [
 
 def test_every_module_is_checked() -> None:
     names = {module.__name__ for module in MODULES}
-    assert {"jass.records", "jass.arena", "jass.solver", "jass.bots.rule"} <= names
+    assert {"jass.records", "jass.matches", "jass.solver", "jass.bots.rule"} <= names
 
 
 def _public_callables() -> Iterator[tuple[str, object]]:

@@ -30,6 +30,7 @@ from jass.errors import (
     JassError,
 )
 from jass.hand import GameSetup, HandInfo, Phase, Trick
+from jass.matches import play_match
 from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
 from jass.rules import RuleSet, find_ruleset
 from jass.sampling import DealSampler, sample_deals
@@ -93,6 +94,7 @@ __all__ = [
     "find_ruleset",
     "find_weis",
     "legal_cards",
+    "play_match",
     "resolve_declared_weis",
     "resolve_weis",
     "rules",

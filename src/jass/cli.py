@@ -29,11 +29,11 @@ from pathlib import Path
 
 from jass._version import __version__
 from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
-from jass.arena import play_match
 from jass.bots import MonteCarloBot, RandomBot, RuleBot
 from jass.cards import Card, CardSet, SuitPairing
 from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
+from jass.matches import play_match
 from jass.records import dumps, from_jasskit, loads
 from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
 from jass.state import Game

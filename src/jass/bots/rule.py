@@ -160,7 +160,7 @@ class RuleBot:
 
     def __init__(self, seed: int | None = None, *, shove_below: float = 60.0) -> None:
         # ``seed`` is accepted so that every bot class is a factory of seeded bots (see
-        # :mod:`jass.arena`); RuleBot plays deterministically and does not use it.
+        # :mod:`jass.matches`); RuleBot plays deterministically and does not use it.
         self.seed = seed
         self.shove_below = shove_below
 

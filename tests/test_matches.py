@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import pkgutil
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
@@ -11,9 +12,11 @@ from typing import Any, ClassVar, TypeVar
 
 import pytest
 
+import jass
 from jass import CardSet, Game, InvalidInputError, PlayerView, RuleSet, Seat, rules
 from jass.actions import Action
-from jass.arena import (
+from jass.bots import RandomBot, play_hand
+from jass.matches import (
     Z95,
     Estimate,
     MatchResult,
@@ -23,7 +26,6 @@ from jass.arena import (
     play_match,
     wilson_interval,
 )
-from jass.bots import RandomBot, play_hand
 
 T = TypeVar("T")
 
@@ -325,3 +327,11 @@ def test_bad_arguments_are_refused(kwargs: dict[str, Any], message: str) -> None
     arguments.update(kwargs)
     with pytest.raises(InvalidInputError, match=message):
         play_match(**arguments)
+
+
+def test_no_module_shares_a_name_with_jass_kit() -> None:
+    # jass-kit installs these under the same top-level jass: one would hide the other.
+    names = {module.name for module in pkgutil.iter_modules(jass.__path__)}
+    assert "matches" in names
+    assert not names & {"agents", "arena", "game", "logs", "service", "train"}
+    assert jass.play_match is play_match

@@ -1,4 +1,8 @@
-"""The arena: seeded matches between two teams of bots, duplicate or not, on any executor.
+"""Seeded matches between two teams of bots (the arena), duplicate or not, on any executor.
+
+This module was ``jass.arena`` before version 0.2. jass-kit installs a package of that name
+inside the same top-level ``jass`` package, which hid the module when both were installed;
+:func:`play_match` is also ``jass.play_match``.
 
 :func:`play_match` plays ``n`` deals (single hands, or whole games) between team A and
 team B and returns a :class:`MatchResult`: team A's points minus team B's per hand or game,
@@ -157,6 +161,7 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> Estimate:
 
 def _derive(*parts: object) -> int:
     """A 63-bit seed from ``parts``, the same on every platform and in every process."""
+    # "jass-arena", the module's old name, stays in the key: the same seeds, the same matches.
     text = "/".join(map(str, ("jass-arena", *parts))).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
