@@ -96,7 +96,10 @@ def test_a_shoved_choice_and_a_hand_before_the_choice() -> None:
         (lambda d: d.update(trump=7), "'trump' must be 0-5"),
         (lambda d: d.update(dealer=4), "'dealer'"),
         (lambda d: d.update(version="V0.1"), "'version'"),
-        (lambda d: d["tricks"][0]["cards"].__setitem__(1, "D7"), "repeats"),
+        (
+            lambda d: d["tricks"][0]["cards"].__setitem__(1, "D7"),
+            "trick 0, card D7: player . plays it",
+        ),
         (lambda d: d["tricks"][0]["cards"].__setitem__(1, "X7"), "jass-kit notation"),
         (lambda d: d.pop("player"), "'player' is missing"),
     ],
@@ -140,3 +143,53 @@ def test_exported_hands_load_back_to_the_same_position(
     assert loaded.contract is game.contract
     assert loaded.hand_points == game.hand_points
     assert to_jasskit(loaded) == to_jasskit(game)
+
+
+def test_after_a_push_trump_is_minus_one_and_forehand_zero() -> None:
+    # jass-kit's state between a push and the partner's choice.
+    pushed = {**KIT_HAND, "trump": -1, "forehand": 0, "tricks": [],
+              "player": [{"hand": CLUBS}, {"hand": DIAMONDS}, {"hand": HEARTS},
+                         {"hand": SPADES}]}  # fmt: skip
+    game = from_jasskit(pushed)
+    assert game.phase is Phase.CHOOSE
+    assert game.hand_info is not None
+    assert game.hand_info.shoves == 1
+    assert game.to_move == Seat(3)
+    out = to_jasskit(game)
+    assert (out["trump"], out["forehand"]) == (-1, 0)
+    assert from_jasskit(out).to_move == Seat(3)
+
+
+@pytest.mark.parametrize("shove", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_round_trip_keeps_every_stage_of_a_hand(seed: int, shove: bool) -> None:
+    rng = random.Random(seed)
+    game = Game.new(rules.SCHIEBER, seed=seed).deal()
+    stages = [game]
+    if shove:
+        game = game.shove()
+        stages.append(game)
+    game = game.choose(rng.choice(Contract.standard()))
+    stages.append(game)
+    while game.phase is Phase.PLAY:
+        game = game.play(rng.choice(game.legal_moves().cards()))
+        stages.append(game)
+    for stage in stages:
+        back = from_jasskit(to_jasskit(stage))
+        assert back.hands == stage.hands
+        assert back.trick == stage.trick
+        assert back.tricks == stage.tricks
+        assert back.contract == stage.contract
+        assert back.to_move == stage.to_move
+        assert back.phase == stage.phase
+        assert back.hand_info is not None
+        assert stage.hand_info is not None
+        assert back.hand_info.shoves == stage.hand_info.shoves
+        assert back.hand_info.dealer == stage.hand_info.dealer
+        assert to_jasskit(back) == to_jasskit(stage)
+
+
+def test_a_shove_back_has_no_jasskit_form() -> None:
+    game = Game.new(rules.SCHIEBER.evolve(allow_shove_back=True), seed=1).deal().shove().shove()
+    with pytest.raises(InvalidInputError, match="no shove back"):
+        to_jasskit(game)

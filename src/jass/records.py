@@ -306,6 +306,8 @@ def to_jasskit(game: Game) -> dict[str, Any]:
     contract = hand.contract
     if contract is not None and contract.name not in _KIT_TRUMPS:
         raise InvalidInputError(f"the jass-kit format has no {contract.name}")
+    if hand.shoves > 1:
+        raise InvalidInputError("the jass-kit format has no shove back (allow_shove_back)")
     tricks: list[dict[str, Any]] = [
         {
             "cards": [_to_kit_card(card) for card in trick.cards],
@@ -329,7 +331,9 @@ def to_jasskit(game: Game) -> dict[str, Any]:
         "trump": _KIT_TRUMPS.index(contract.name) if contract is not None else -1,
         "dealer": _kit_seat(hand.dealer),
         "currentPlayer": _kit_seat(mover) if mover is not None else -1,
-        "forehand": -1 if contract is None else (1 if hand.shoves == 0 else 0),
+        # jass-kit: -1 before the choice, 0 once shoved (also while the partner chooses), 1 if
+        # the forehand chose.
+        "forehand": 0 if hand.shoves else (-1 if contract is None else 1),
         "tricks": tricks,
         "player": [{"hand": [_to_kit_card(c) for c in game.hands[_kit_seat(p)]]} for p in range(4)],
         "jassTyp": "SCHIEBER",
@@ -383,7 +387,15 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
             raise InvalidInputError(f"jass-kit trick {index} has cards but no 'first' player")
         first = _kit_seat(trick["first"]) if cards else 0
         for position, card in enumerate(cards):
-            dealt[(first + position) & 3] |= 1 << card
+            seat = (first + position) & 3
+            holder = next((s for s in range(4) if dealt[s] >> card & 1), None)
+            if holder is not None:
+                where = "holds it still" if holder != seat else "played it twice or holds it"
+                raise InvalidInputError(
+                    f"jass-kit trick {index}, card {_to_kit_card(card)}: player "
+                    f"{_kit_seat(seat)} plays it, but player {_kit_seat(holder)} {where}"
+                )
+            dealt[seat] |= 1 << card
         plays.append(cards)
     forehand = (_kit_seat(dealer) + 1) & 3
     if not dealt[forehand]:
@@ -395,10 +407,10 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
     trump = data["trump"]
     # Older records mark a shoved choice with "tss": 1 instead of "forehand": 0.
     shoved = data.get("forehand", 0 if data.get("tss") == 1 else 1) == 0
-    if trump == _KIT_PUSH:  # shoved, and the partner has not chosen yet
+    if trump == _KIT_PUSH:  # shoved, and the partner has not chosen yet (Swisslos logs)
         return game.shove()
-    if trump == -1 or trump is None:
-        return game
+    if trump == -1 or trump is None:  # no trump yet: "forehand": 0 says it was shoved
+        return game.shove() if shoved else game
     if isinstance(trump, bool) or trump not in range(6):
         raise InvalidInputError(f"jass-kit field 'trump' must be 0-5, 10 or -1, got {trump!r}")
     if shoved:
