@@ -376,6 +376,11 @@ PRESETS_DOC: dict[str, PresetDoc] = {
         "Twelve hands, everything counted once, no Weis, no Stöck, no match bonus.",
         "S0 “12 hands”; Swisslos tournament [S0][SL][TH][DC]",
     ),
+    "JASSKIT": PresetDoc(
+        "What jass-kit scores: one hand, card points and the last trick's 5 only (157 in "
+        "all), no Weis, no Stöck, no match bonus, everything counted once.",
+        "jass-kit 2.0.5, the engine of a university course's tournament",
+    ),
 }
 
 #: The source tags used above, as RULES.md §15 lists them.

@@ -61,7 +61,8 @@ def test_replay_refuses_a_tampered_record(
 def test_rules_lists_presets_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    for name in ("SCHIEBER", "SCHIEBER_1000", "TRADITIONAL", "BEGINNER", "TOURNAMENT_12"):
+    presets = ("SCHIEBER", "SCHIEBER_1000", "TRADITIONAL", "BEGINNER", "TOURNAMENT_12", "JASSKIT")
+    for name in presets:
         assert f"  {name} " in out
     assert "undertrump_only_trumps" in out
     assert main(["rules", "--preset", "beginner"]) == 0

@@ -209,6 +209,13 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "stoeck": False,
         "match_bonus": 0,
     },
+    "JASSKIT": {
+        "hands": 1,
+        "multipliers": Multipliers.FLAT,
+        "weis": False,
+        "stoeck": False,
+        "match_bonus": 0,
+    },
 }
 
 
@@ -561,6 +568,7 @@ def test_preset_multipliers(name: str) -> None:
         "TRADITIONAL": "WIKIPEDIA_EN",
         "BEGINNER": "FLAT",
         "TOURNAMENT_12": "FLAT",
+        "JASSKIT": "FLAT",
     }[name]
     ruleset = preset(name)
     assert [ruleset.multiplier(c) for c in TABLE_ORDER] == list(MULTIPLIER_TABLE[expected])
@@ -571,7 +579,7 @@ def test_preset_multipliers(name: str) -> None:
 
 def test_rulesets_are_hashable() -> None:
     presets = [preset(name) for name in PRESET_CHANGES]
-    assert len(set(presets)) == 5
+    assert len(set(presets)) == len(presets) == 6
     lookup = {ruleset: name for name, ruleset in zip(PRESET_CHANGES, presets, strict=True)}
     assert lookup[RuleSet()] == "SCHIEBER"
     assert lookup[make(target=1000, multipliers="FLAT", kreuzweis=False)] == "SCHIEBER_1000"

@@ -170,3 +170,17 @@ def test_initial_state_replays_the_history() -> None:
     for action in game.history:
         state = state.apply(action)
     assert state == game
+
+
+def test_the_jasskit_preset_scores_what_jasskit_scores() -> None:
+    bots = [RandomBot(seed=s) for s in range(4)]
+    for seed in range(20):
+        game = play_game(Game.new(rules.JASSKIT, seed=seed), bots)
+        assert game.is_over
+        assert len(game.hand_results) == 1
+        result = game.hand_results[0]
+        assert sum(game.scores) == 157  # card points and the last trick's 5, nothing else
+        assert result.weis == (0, 0)
+        assert result.stoeck == (0, 0)
+        assert result.bonus == (0, 0)
+        assert result.multiplier == 1

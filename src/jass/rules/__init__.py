@@ -19,6 +19,7 @@ from jass.rules.options import (
 )
 from jass.rules.presets import (
     BEGINNER,
+    JASSKIT,
     PRESETS,
     SCHIEBER,
     SCHIEBER_1000,
@@ -31,6 +32,7 @@ from jass.rules.ruleset import STANDARD_CONTRACTS, RuleSet, RuleSetOptions
 
 __all__ = [
     "BEGINNER",
+    "JASSKIT",
     "PRESETS",
     "SCHIEBER",
     "SCHIEBER_1000",

@@ -58,6 +58,10 @@ TOURNAMENT_12: Final = SCHIEBER.evolve(
     hands=12, multipliers=Multipliers.FLAT, weis=False, stoeck=False, match_bonus=0
 )
 
+#: What jass-kit (the engine of a university course's tournament) scores: one hand, card
+#: points and the last trick's 5 only (157 in all), no Weis, no Stöck, no match bonus.
+JASSKIT: Final = TOURNAMENT_12.evolve(hands=1)
+
 #: Every preset by name.
 PRESETS: Final[dict[str, RuleSet]] = {
     "SCHIEBER": SCHIEBER,
@@ -65,6 +69,7 @@ PRESETS: Final[dict[str, RuleSet]] = {
     "TRADITIONAL": TRADITIONAL,
     "BEGINNER": BEGINNER,
     "TOURNAMENT_12": TOURNAMENT_12,
+    "JASSKIT": JASSKIT,
 }
 
 
