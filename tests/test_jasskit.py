@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jass import CardSet, Contract, Game, InvalidInputError, Phase, Seat, rules
-from jass.records import from_jasskit, to_jasskit
+from jass.records import from_jasskit, to_jasskit, to_jasskit_observation
 from tests.helpers import play_random
 from tests.strategies import seeds
 
@@ -193,3 +193,35 @@ def test_a_shove_back_has_no_jasskit_form() -> None:
     game = Game.new(rules.SCHIEBER.evolve(allow_shove_back=True), seed=1).deal().shove().shove()
     with pytest.raises(InvalidInputError, match="no shove back"):
         to_jasskit(game)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_observation_is_the_hand_as_one_player_sees_it(seed: int) -> None:
+    rng = random.Random(seed)
+    game = Game.new(rules.SCHIEBER, seed=seed).deal()
+    stages = [game]
+    game = game.shove() if seed % 2 else game
+    stages.append(game)
+    game = game.choose(rng.choice(Contract.standard()))
+    while game.phase is Phase.PLAY:
+        stages.append(game)
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    stages.append(game)
+    for stage in stages:
+        full = to_jasskit(stage)
+        for seat in Seat:
+            obs = to_jasskit_observation(stage.view(seat))
+            viewer = obs["playerView"]
+            others = [p if i == viewer else {"hand": []} for i, p in enumerate(full["player"])]
+            assert {key: value for key, value in obs.items() if key != "playerView"} == {
+                **full,
+                "player": others,
+            }
+            shown = {card for p in obs["player"] for card in p["hand"]}
+            assert shown == set(full["player"][viewer]["hand"])
+            assert len(shown) == len(stage.hands[seat])
+
+
+def test_an_observation_needs_a_deal() -> None:
+    with pytest.raises(InvalidInputError, match="deal first"):
+        to_jasskit_observation(Game.new(seed=1).view(0))

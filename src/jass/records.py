@@ -26,9 +26,11 @@ from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.cards import Card, CardSet
 from jass.contracts import Contract
 from jass.errors import InvalidInputError, JassError
+from jass.hand import Trick
 from jass.rules import PRESETS, SCHIEBER, RuleSet, preset_name
-from jass.seats import Team
+from jass.seats import Seat, Team
 from jass.state import Game
+from jass.view import PlayerView
 from jass.weis import find_weis
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "record",
     "replay",
     "to_jasskit",
+    "to_jasskit_observation",
 ]
 
 #: The value of the record's ``format`` field.
@@ -303,39 +306,92 @@ def to_jasskit(game: Game) -> dict[str, Any]:
     hand = game.hand_info
     if hand is None:
         raise InvalidInputError("the game has no hand yet: deal first")
-    contract = hand.contract
+    return _kit_hand(
+        hand.dealer,
+        hand.contract,
+        hand.shoves,
+        game.tricks,
+        game.trick,
+        game.trick_leader,
+        game.is_over,
+        game.to_move,
+        game.hands,
+    )
+
+
+def to_jasskit_observation(view: PlayerView) -> dict[str, Any]:
+    """What a jass-kit player service receives for ``view``: its ``GameObservation`` JSON.
+
+    The format of :func:`to_jasskit`, with ``playerView`` (the viewer, as a jass-kit player)
+    and the viewer's cards only; the other players' hands are empty.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=3).deal()
+    >>> obs = to_jasskit_observation(g.view(g.to_move))
+    >>> obs["playerView"] == obs["currentPlayer"], sorted(len(p["hand"]) for p in obs["player"])
+    (True, [0, 0, 0, 9])
+    """
+    dealer = view.dealer
+    if dealer is None:
+        raise InvalidInputError("the game has no hand yet: deal first")
+    empty = CardSet()
+    hands = tuple(view.hand if seat == view.seat else empty for seat in Seat)
+    data = _kit_hand(
+        dealer,
+        view.contract,
+        view.shoves,
+        view.tricks,
+        view.trick,
+        view.trick_leader,
+        view.result is not None,
+        view.to_move,
+        (hands[0], hands[1], hands[2], hands[3]),
+    )
+    return {**data, "playerView": _kit_seat(view.seat)}
+
+
+def _kit_hand(
+    dealer: Seat,
+    contract: Contract | None,
+    shoves: int,
+    tricks_done: tuple[Trick, ...],
+    trick: tuple[Card, ...],
+    leader: Seat | None,
+    is_over: bool,
+    mover: Seat | None,
+    hands: tuple[CardSet, CardSet, CardSet, CardSet],
+) -> dict[str, Any]:
+    """A hand in the jass-kit JSON format, from what a game or a view tells of it."""
     if contract is not None and contract.name not in _KIT_TRUMPS:
         raise InvalidInputError(f"the jass-kit format has no {contract.name}")
-    if hand.shoves > 1:
+    if shoves > 1:
         raise InvalidInputError("the jass-kit format has no shove back (allow_shove_back)")
     tricks: list[dict[str, Any]] = [
         {
-            "cards": [_to_kit_card(card) for card in trick.cards],
-            "points": trick.points,
-            "win": _kit_seat(trick.winner),
-            "first": _kit_seat(trick.leader),
+            "cards": [_to_kit_card(card) for card in done.cards],
+            "points": done.points,
+            "win": _kit_seat(done.winner),
+            "first": _kit_seat(done.leader),
         }
-        for trick in game.tricks
+        for done in tricks_done
     ]
-    if game.trick or (contract is not None and len(tricks) < 9 and not game.is_over):
-        leader = game.trick_leader
-        current: dict[str, Any] = {"cards": [_to_kit_card(card) for card in game.trick]}
+    if trick or (contract is not None and len(tricks) < 9 and not is_over):
+        current: dict[str, Any] = {"cards": [_to_kit_card(card) for card in trick]}
         if leader is not None:
             current["first"] = _kit_seat(leader)
         if not current["cards"]:
             del current["cards"]
         tricks.append(current)
-    mover = game.to_move
     return {
         "version": _KIT_VERSION,
         "trump": _KIT_TRUMPS.index(contract.name) if contract is not None else -1,
-        "dealer": _kit_seat(hand.dealer),
+        "dealer": _kit_seat(dealer),
         "currentPlayer": _kit_seat(mover) if mover is not None else -1,
         # jass-kit: -1 before the choice, 0 once shoved (also while the partner chooses), 1 if
         # the forehand chose.
-        "forehand": 0 if hand.shoves else (-1 if contract is None else 1),
+        "forehand": 0 if shoves else (-1 if contract is None else 1),
         "tricks": tricks,
-        "player": [{"hand": [_to_kit_card(c) for c in game.hands[_kit_seat(p)]]} for p in range(4)],
+        "player": [{"hand": [_to_kit_card(c) for c in hands[_kit_seat(p)]]} for p in range(4)],
         "jassTyp": "SCHIEBER",
     }
 
