@@ -73,7 +73,7 @@ def mask_of(cards: list[int]) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
     size=st.integers(min_value=1, max_value=9),
@@ -92,7 +92,7 @@ def test_legal_mask_is_rule_r5_5(
     assert fast_legal_mask is legal_mask  # jass.fast re-exports the kernel
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
     size=st.integers(min_value=1, max_value=4),
@@ -154,7 +154,7 @@ def test_scoring_kernels_are_the_misere_swap_and_the_match_bonus(
 # --------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
     size=st.integers(min_value=1, max_value=9),
@@ -352,7 +352,7 @@ def test_solver_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleS
         )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
     size=st.integers(min_value=1, max_value=9),

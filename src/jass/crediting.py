@@ -40,6 +40,7 @@ __all__ = [
     "credit_step",
     "current_step",
     "end_game",
+    "stoeck_to_show",
     "thank",
     "trick_events",
 ]
@@ -98,14 +99,12 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
     target = facts.auto_target
     if (
         facts.claim_stoeck
-        and ctx.stoeck_seat >= 0
-        and not ledger[1].stoeck_done
-        and not (events and events[0][0] is _STOECK)  # being scored at the second card
         and target is not None
+        and not (events and events[0][0] is _STOECK)  # being scored at the second card
     ):
-        claimer = ctx.stoeck_seat & 1
-        if ledger[2][claimer] + stoeck >= target:  # alone
-            return credit(ledger, _STOECK, claimer, STOECK_POINTS, step)
+        claimer = stoeck_to_show(ctx, ledger[1])
+    if claimer >= 0 and target is not None and ledger[2][claimer] + stoeck >= target:  # alone
+        return credit(ledger, _STOECK, claimer, STOECK_POINTS, step)
     for kind, team, points in events:
         if team == claimer and target is not None:
             total = ledger[2][team] + points * ctx.multiplier
@@ -256,26 +255,40 @@ def current_step(ctx: HandContext, tally: HandCredits, completed: int) -> int:
     return max(tally.stoeck_step, ctx.hand_step + completed - 1)
 
 
-def thank(
-    ledger: Ledger, team: Team, step: int, *, stoeck_claimable: bool, hand_open: bool
-) -> Ledger:
+def stoeck_to_show(ctx: HandContext, tally: HandCredits) -> int:
+    """The team that holds unscored Stöck it may still show to finish (R9.4), or -1.
+
+    Only under ``stoeck_claim_anytime_to_finish``, once a trump contract is named.
+
+    >>> import jass
+    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> stoeck_to_show(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS)
+    -1
+    """
+    if ctx.stoeck_seat < 0 or tally.stoeck_done or not ctx.rules.stoeck_claim_anytime_to_finish:
+        return -1
+    return ctx.stoeck_seat & 1
+
+
+def thank(ledger: Ledger, team: Team, step: int, *, hand_open: bool) -> Ledger:
     """Decide a thank by ``team`` (R9.2a): the ledger of the finished game.
 
-    The team's unscored Stöck are claimed if ``stoeck_claimable`` and they are needed and
-    suffice (R9.4). If both teams reached the target within the current scoring ``step``, the
-    ausmach order decides; otherwise a true thank wins and a false one loses. ``hand_open``
-    tells whether a hand is under way.
+    The team's unscored Stöck are claimed if they are needed and suffice (R9.4). If both
+    teams reached the target within the current scoring ``step``, the ausmach order decides;
+    otherwise a true thank wins and a false one loses. ``hand_open`` tells whether a hand is
+    under way.
 
     >>> import jass
     >>> from jass.hand import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> thank((ctx, NO_CREDITS, (0, 0)), Team(0), -1,
-    ...       stoeck_claimable=False, hand_open=False)[0].outcome.reason.name
+    ...       hand_open=False)[0].outcome.reason.name
     'FALSE_THANK'
     """
-    ctx, _, scores = ledger
+    ctx, tally, scores = ledger
     target = ctx.rules.target
-    if stoeck_claimable and scores[team] < target <= scores[team] + STOECK_POINTS * ctx.multiplier:
+    stoeck = STOECK_POINTS * ctx.multiplier
+    if stoeck_to_show(ctx, tally) == team and scores[team] < target <= scores[team] + stoeck:
         ledger = credit(ledger, _STOECK, team, STOECK_POINTS, step)
         if ledger[0].outcome is not None:  # AUTO: the claim itself ended the game
             return ledger

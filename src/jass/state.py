@@ -903,13 +903,6 @@ class Game:
             (ctx, self._tally, self._scores),
             team,
             crediting.current_step(ctx, self._tally, completed),
-            stoeck_claimable=(
-                ctx.rules.stoeck_claim_anytime_to_finish
-                and ctx.stoeck_seat >= 0
-                and ctx.stoeck_seat & 1 == team
-                and not self._tally.stoeck_done
-                and self._phase is _PLAY
-            ),
             hand_open=self._phase is not _DEAL,
         )
         return self._ended(ledger, (self._history, action))
