@@ -17,10 +17,13 @@ import enum
 from typing import Any
 
 __all__ = [
+    "BotAnswerError",
     "IllegalActionError",
     "IllegalReason",
     "InvalidInputError",
     "JassError",
+    "MissingDependencyError",
+    "RemotePlayerError",
 ]
 
 
@@ -91,3 +94,74 @@ class IllegalActionError(JassError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # Picklable, so that it crosses process pools; the state stays behind.
         return (type(self), (str(self), self.reason, self.action, None))
+
+
+class BotAnswerError(JassError):
+    """A player outside the library gave no usable answer: none, a late one, or an illegal one.
+
+    Raised by the bots that stand for players outside the library
+    (:class:`jass.jasskit.RemoteBot`, :class:`jass.jasskit.KitAgentBot`), which never answer
+    for them at random unless they were given a fallback bot.
+
+    Attributes:
+        answer: what the player answered, as received (``None`` if nothing came back).
+        action: the action it stands for, when it could be read (an illegal one, say).
+        view: the view the player was asked about.
+
+    >>> err = BotAnswerError("player 'x' answered 'ZZ': not a card", answer={"card": "ZZ"})
+    >>> err.answer, err.action, isinstance(err, JassError)
+    ({'card': 'ZZ'}, None, True)
+    """
+
+    def __init__(
+        self, message: str, *, answer: Any = None, action: Any = None, view: Any = None
+    ) -> None:
+        super().__init__(message)
+        self.answer = answer
+        self.action = action
+        self.view = view
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable across process pools: the message and the answer; the view stays behind.
+        return (_rebuild, (type(self), str(self), self.answer, self.action))
+
+
+class RemotePlayerError(BotAnswerError):
+    """A remote player (a jass-kit player service) failed, was late, or answered illegally.
+
+    Attributes:
+        url: the address that was asked.
+
+    >>> err = RemotePlayerError("no answer within 10 s", url="http://127.0.0.1:8888/rule")
+    >>> err.url, isinstance(err, BotAnswerError)
+    ('http://127.0.0.1:8888/rule', True)
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str = "",
+        answer: Any = None,
+        action: Any = None,
+        view: Any = None,
+    ) -> None:
+        super().__init__(message, answer=answer, action=action, view=view)
+        self.url = url
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), str(self), self.answer, self.action, self.url))
+
+
+def _rebuild(cls: type[BotAnswerError], message: str, answer: Any, action: Any, *url: str) -> Any:
+    if url:
+        return cls(message, answer=answer, action=action, url=url[0])  # type: ignore[call-arg]
+    return cls(message, answer=answer, action=action)
+
+
+class MissingDependencyError(JassError, ImportError):
+    """An optional feature needs a package that is not installed; the message says which.
+
+    >>> issubclass(MissingDependencyError, ImportError)
+    True
+    """

@@ -218,8 +218,13 @@ def _bots(job: _Job, index: int, *, swapped: bool) -> list[Bot]:
     return bots
 
 
-def _outcome(game: Game, a_team: int) -> tuple[int, int, int]:
-    """(A's points minus B's, +1/0/-1 for A's win/draw/loss, hands played) of one play."""
+_Play: TypeAlias = tuple[int, int, int, int, int]
+
+
+def _outcome(game: Game, a_team: int, bots: Sequence[Bot]) -> _Play:
+    """One play: A's points minus B's, +1/0/-1 for A's win/draw/loss, the hands played, and
+    the fallback answers of A's and of B's bots.
+    """
     scores = game.scores
     margin = scores[a_team] - scores[1 - a_team]
     result = game.result
@@ -230,31 +235,40 @@ def _outcome(game: Game, a_team: int) -> tuple[int, int, int]:
     else:  # a single hand, or a game cut off by max_hands: whoever scored more
         won = (margin > 0) - (margin < 0)
     hands = result.hands_played if result is not None else max(1, len(game.hand_results))
-    return margin, won, hands
+    used = [_fallbacks(bot) for bot in bots]
+    return margin, won, hands, used[a_team] + used[a_team + 2], used[1 - a_team] + used[3 - a_team]
 
 
-def _play_deal(job: _Job, index: int) -> list[tuple[int, int, int]]:
+def _fallbacks(bot: Bot) -> int:
+    count = getattr(bot, "fallbacks", 0)
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
+
+
+def _play_deal(job: _Job, index: int) -> list[_Play]:
     """Play deal ``index`` once, or twice with the seats swapped (duplicate)."""
     game_seed = deal_seed(job.seed, index)
     plays = []
     if job.mode == "hands":
         first = Game.new(job.ruleset, seed=game_seed).deal()
-        plays.append(_outcome(play_hand(first, _bots(job, index, swapped=False)), 0))
+        bots = _bots(job, index, swapped=False)
+        plays.append(_outcome(play_hand(first, bots), 0, bots))
         if job.duplicate:
             # The same seed draws the same first dealer; the same hands go to the same seats.
             second = Game.new(job.ruleset, seed=game_seed).deal(hands=first.hands)
             assert second.hands == first.hands  # noqa: S101
             assert second.hand_info == first.hand_info  # noqa: S101  (dealer, number and cards)
-            plays.append(_outcome(play_hand(second, _bots(job, index, swapped=True)), 1))
+            bots = _bots(job, index, swapped=True)
+            plays.append(_outcome(play_hand(second, bots), 1, bots))
     else:
         for swapped in (False, True) if job.duplicate else (False,):
             game = Game.new(job.ruleset, seed=game_seed)
             bots = _bots(job, index, swapped=swapped)
-            plays.append(_outcome(play_game(game, bots, max_hands=job.max_hands), int(swapped)))
+            game = play_game(game, bots, max_hands=job.max_hands)
+            plays.append(_outcome(game, int(swapped), bots))
     return plays
 
 
-def _play_chunk(job: _Job, start: int, stop: int) -> list[tuple[int, int, int]]:
+def _play_chunk(job: _Job, start: int, stop: int) -> list[_Play]:
     """Play deals ``start`` to ``stop - 1``; the plays in order. Runs in the worker."""
     return [play for index in range(start, stop) for play in _play_deal(job, index)]
 
@@ -286,6 +300,10 @@ class MatchResult:
         outcomes: per play, +1 when team A won (the game, or scored more in a hand), 0 for a
             draw, -1 when it lost.
         hands_played: the number of hands played in all.
+        fallbacks: how many answers team A's and team B's bots took from a fallback bot,
+            counted from the ``fallbacks`` attribute of each bot that has one (such as
+            :class:`jass.jasskit.RemoteBot`, whose remote player failed or answered
+            illegally); ``(0, 0)`` for bots without one.
 
     >>> from jass.bots import RandomBot
     >>> r = play_match(RandomBot, RandomBot, 3, duplicate=False, seed=2)
@@ -302,6 +320,7 @@ class MatchResult:
     margins: tuple[int, ...]
     outcomes: tuple[int, ...]
     hands_played: int
+    fallbacks: tuple[int, int] = (0, 0)
 
     @property
     def deals(self) -> int:
@@ -433,6 +452,9 @@ class MatchResult:
         rows = [f"{self.team_a} vs {self.team_b}: {what} ({played}), {rules}, seed {self.seed}"]
         rows += [f"{a:<{w[0]}}  {b:>{w[1]}}  {c:<{w[2]}}  {d:>{w[3]}}" for a, b, c, d in cells]
         rows.append(f"{f'A won / {tied} / lost':<{w[0]}}  {won} / {drawn} / {lost}")
+        if any(self.fallbacks):
+            a, b = self.fallbacks
+            rows.append(f"{'fallback answers A / B':<{w[0]}}  {a} / {b}")
         return "\n".join(rows)
 
 
@@ -537,14 +559,14 @@ def play_match(
     (b1, b2), name_b = _team(team_b, "B")
     job = _Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
     bounds = [(start, min(start + chunk_size, n)) for start in range(0, n, chunk_size)]
-    chunks: list[list[tuple[int, int, int]]] = []
+    chunks: list[list[_Play]] = []
     if executor is None:
         for start, stop in bounds:
             chunks.append(_play_chunk(job, start, stop))
             if progress is not None:
                 progress(stop, n)
     else:
-        futures: list[Future[list[tuple[int, int, int]]]] = [
+        futures: list[Future[list[_Play]]] = [
             executor.submit(_play_chunk, job, start, stop) for start, stop in bounds
         ]
         try:
@@ -566,4 +588,5 @@ def play_match(
         margins=tuple(p[0] for p in plays),
         outcomes=tuple(p[1] for p in plays),
         hands_played=sum(p[2] for p in plays),
+        fallbacks=(sum(p[3] for p in plays), sum(p[4] for p in plays)),
     )

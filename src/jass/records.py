@@ -22,15 +22,19 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from jass._kitformat import (
+    from_jasskit,
+    from_jasskit_observation,
+    to_jasskit,
+    to_jasskit_observation,
+)
 from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.cards import Card, CardSet
 from jass.contracts import Contract
 from jass.errors import InvalidInputError, JassError
-from jass.hand import Trick
-from jass.rules import PRESETS, SCHIEBER, RuleSet, preset_name
-from jass.seats import Seat, Team
+from jass.rules import PRESETS, RuleSet, preset_name
+from jass.seats import Team
 from jass.state import Game
-from jass.view import PlayerView
 from jass.weis import find_weis
 
 __all__ = [
@@ -40,6 +44,7 @@ __all__ = [
     "action_to_json",
     "dumps",
     "from_jasskit",
+    "from_jasskit_observation",
     "loads",
     "record",
     "replay",
@@ -263,234 +268,3 @@ def action_from_json(value: object, game: Game) -> Action:
             chosen.append(by_cards[str(CardSet.parse(cards))])
         return DeclareWeis(tuple(chosen))
     raise InvalidInputError(f"unknown action {kind!r}")
-
-
-# --- jass-kit / Swisslos hand format ------------------------------------------------------
-#
-# Players there are numbered clockwise with play going counterclockwise (the next player of
-# 0 is 3), so their player p is our seat -p mod 4, and the other way round. Cards are written
-# suit first ("DA", "H10"); trumps are 0-5 for diamonds, hearts, spades, clubs, Obenabe,
-# Undenufe; "forehand" is 1 if the forehand chose, 0 if the choice was shoved.
-
-_KIT_SUITS: Final = {"D": "D", "H": "H", "S": "S", "C": "C"}
-_KIT_TRUMPS: Final = ("TRUMP_DIAMONDS", "TRUMP_HEARTS", "TRUMP_SPADES", "TRUMP_CLUBS",
-                      "OBENABE", "UNDENUFE")  # fmt: skip
-_KIT_VERSION: Final = "V0.2"
-_KIT_PUSH: Final = 10  # the Swisslos code for a shove
-
-
-def _kit_seat(player: int) -> int:
-    return (-player) & 3  # the mapping is its own inverse
-
-
-def _kit_card(text: object) -> Card:
-    if not isinstance(text, str) or len(text) < 2 or text[0] not in _KIT_SUITS:
-        raise InvalidInputError(f"{text!r} is not a card in jass-kit notation (like 'DA', 'H10')")
-    return Card.parse(text[1:] + text[0])
-
-
-def _to_kit_card(card: Card) -> str:
-    text = str(card)
-    return text[-1] + text[:-1]
-
-
-def to_jasskit(game: Game) -> dict[str, Any]:
-    """The current (or just finished) hand of ``game`` in the jass-kit / Swisslos JSON format.
-
-    >>> import jass
-    >>> g = jass.Game.new(seed=3).deal().choose("hearts")
-    >>> kit = to_jasskit(g.play(g.legal_moves().cards()[0]))
-    >>> kit["trump"], len(kit["tricks"][0]["cards"]), kit["version"]
-    (1, 1, 'V0.2')
-    """
-    hand = game.hand_info
-    if hand is None:
-        raise InvalidInputError("the game has no hand yet: deal first")
-    return _kit_hand(
-        hand.dealer,
-        hand.contract,
-        hand.shoves,
-        game.tricks,
-        game.trick,
-        game.trick_leader,
-        game.is_over,
-        game.to_move,
-        game.hands,
-    )
-
-
-def to_jasskit_observation(view: PlayerView) -> dict[str, Any]:
-    """What a jass-kit player service receives for ``view``: its ``GameObservation`` JSON.
-
-    The format of :func:`to_jasskit`, with ``playerView`` (the viewer, as a jass-kit player)
-    and the viewer's cards only; the other players' hands are empty.
-
-    >>> import jass
-    >>> g = jass.Game.new(seed=3).deal()
-    >>> obs = to_jasskit_observation(g.view(g.to_move))
-    >>> obs["playerView"] == obs["currentPlayer"], sorted(len(p["hand"]) for p in obs["player"])
-    (True, [0, 0, 0, 9])
-    """
-    dealer = view.dealer
-    if dealer is None:
-        raise InvalidInputError("the game has no hand yet: deal first")
-    empty = CardSet()
-    hands = tuple(view.hand if seat == view.seat else empty for seat in Seat)
-    data = _kit_hand(
-        dealer,
-        view.contract,
-        view.shoves,
-        view.tricks,
-        view.trick,
-        view.trick_leader,
-        view.result is not None,
-        view.to_move,
-        (hands[0], hands[1], hands[2], hands[3]),
-    )
-    return {**data, "playerView": _kit_seat(view.seat)}
-
-
-def _kit_hand(
-    dealer: Seat,
-    contract: Contract | None,
-    shoves: int,
-    tricks_done: tuple[Trick, ...],
-    trick: tuple[Card, ...],
-    leader: Seat | None,
-    is_over: bool,
-    mover: Seat | None,
-    hands: tuple[CardSet, CardSet, CardSet, CardSet],
-) -> dict[str, Any]:
-    """A hand in the jass-kit JSON format, from what a game or a view tells of it."""
-    if contract is not None and contract.name not in _KIT_TRUMPS:
-        raise InvalidInputError(f"the jass-kit format has no {contract.name}")
-    if shoves > 1:
-        raise InvalidInputError("the jass-kit format has no shove back (allow_shove_back)")
-    tricks: list[dict[str, Any]] = [
-        {
-            "cards": [_to_kit_card(card) for card in done.cards],
-            "points": done.points,
-            "win": _kit_seat(done.winner),
-            "first": _kit_seat(done.leader),
-        }
-        for done in tricks_done
-    ]
-    if trick or (contract is not None and len(tricks) < 9 and not is_over):
-        current: dict[str, Any] = {"cards": [_to_kit_card(card) for card in trick]}
-        if leader is not None:
-            current["first"] = _kit_seat(leader)
-        if not current["cards"]:
-            del current["cards"]
-        tricks.append(current)
-    return {
-        "version": _KIT_VERSION,
-        "trump": _KIT_TRUMPS.index(contract.name) if contract is not None else -1,
-        "dealer": _kit_seat(dealer),
-        "currentPlayer": _kit_seat(mover) if mover is not None else -1,
-        # jass-kit: -1 before the choice, 0 once shoved (also while the partner chooses), 1 if
-        # the forehand chose.
-        "forehand": 0 if shoves else (-1 if contract is None else 1),
-        "tricks": tricks,
-        "player": [{"hand": [_to_kit_card(c) for c in hands[_kit_seat(p)]]} for p in range(4)],
-        "jassTyp": "SCHIEBER",
-    }
-
-
-def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Game:
-    """Replay a hand in the jass-kit / Swisslos JSON format through the rules, checking it.
-
-    The result is a :class:`~jass.Game` whose first hand is that hand (its dealer is the
-    record's). Every card must be legal, and each complete trick's ``first``, ``win`` and
-    ``points`` must be what the rules give; otherwise :class:`~jass.InvalidInputError` names
-    the trick, the card and the reason. ``ruleset`` (default ``SCHIEBER``) gives the scoring
-    options; the game starts from no points, with the record's dealer.
-
-    >>> import jass
-    >>> g = jass.Game.new(seed=3).deal().choose("hearts")
-    >>> from_jasskit(to_jasskit(g)).hands == g.hands
-    True
-    """
-    if not isinstance(data, Mapping):
-        raise InvalidInputError("a jass-kit hand is a JSON object")
-    for field in ("trump", "dealer", "tricks", "player"):
-        if field not in data:
-            raise InvalidInputError(f"jass-kit field {field!r} is missing")
-    version = data.get("version", _KIT_VERSION)
-    if version != _KIT_VERSION:
-        raise InvalidInputError(
-            f"jass-kit field 'version' must be {_KIT_VERSION!r}, got {version!r}"
-        )
-    dealer = data["dealer"]
-    if isinstance(dealer, bool) or dealer not in (0, 1, 2, 3):
-        raise InvalidInputError(f"jass-kit field 'dealer' must be a player 0-3, got {dealer!r}")
-    players = data["player"]
-    tricks = data["tricks"]
-    if not isinstance(players, list) or len(players) != 4:
-        raise InvalidInputError("jass-kit field 'player' must list four players")
-    if not isinstance(tricks, list) or len(tricks) > 9:
-        raise InvalidInputError("jass-kit field 'tricks' must be a list of at most nine tricks")
-    # The hands as dealt: what each player holds now, and what it played.
-    dealt = [0, 0, 0, 0]
-    for player, entry in enumerate(players):
-        for text in entry.get("hand", []) if isinstance(entry, Mapping) else ():
-            dealt[_kit_seat(player)] |= 1 << _kit_card(text)
-    plays: list[list[Card]] = []
-    for index, trick in enumerate(tricks):
-        if not isinstance(trick, Mapping):
-            raise InvalidInputError(f"jass-kit trick {index} is not an object")
-        cards = [_kit_card(text) for text in trick.get("cards", [])]
-        if cards and "first" not in trick:
-            raise InvalidInputError(f"jass-kit trick {index} has cards but no 'first' player")
-        first = _kit_seat(trick["first"]) if cards else 0
-        for position, card in enumerate(cards):
-            seat = (first + position) & 3
-            holder = next((s for s in range(4) if dealt[s] >> card & 1), None)
-            if holder is not None:
-                where = "holds it still" if holder != seat else "played it twice or holds it"
-                raise InvalidInputError(
-                    f"jass-kit trick {index}, card {_to_kit_card(card)}: player "
-                    f"{_kit_seat(seat)} plays it, but player {_kit_seat(holder)} {where}"
-                )
-            dealt[seat] |= 1 << card
-        plays.append(cards)
-    forehand = (_kit_seat(dealer) + 1) & 3
-    if not dealt[forehand]:
-        raise InvalidInputError("jass-kit hands: the forehand holds no card")
-    if ruleset is not None and not isinstance(ruleset, RuleSet):
-        raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
-    game = Game.new(ruleset or SCHIEBER, seed=0, dealer=_kit_seat(dealer))
-    game = game.deal(hands=[CardSet(bits) for bits in dealt])
-    trump = data["trump"]
-    # Older records mark a shoved choice with "tss": 1 instead of "forehand": 0.
-    shoved = data.get("forehand", 0 if data.get("tss") == 1 else 1) == 0
-    if trump == _KIT_PUSH:  # shoved, and the partner has not chosen yet (Swisslos logs)
-        return game.shove()
-    if trump == -1 or trump is None:  # no trump yet: "forehand": 0 says it was shoved
-        return game.shove() if shoved else game
-    if isinstance(trump, bool) or trump not in range(6):
-        raise InvalidInputError(f"jass-kit field 'trump' must be 0-5, 10 or -1, got {trump!r}")
-    if shoved:
-        game = game.shove()
-    game = game.choose(_KIT_TRUMPS[trump])
-    for index, (trick, cards) in enumerate(zip(tricks, plays, strict=True)):
-        if cards and _kit_seat(trick["first"]) != game.trick_leader:
-            raise InvalidInputError(
-                f"jass-kit trick {index}: 'first' is player {trick['first']}, but the rules "
-                f"have player {_kit_seat(int(game.trick_leader or 0))} lead"
-            )
-        for card in cards:
-            try:
-                game = game.play(card)
-            except JassError as exc:  # noqa: PERF203  (the error path names the trick and card)
-                raise InvalidInputError(
-                    f"jass-kit trick {index}, card {_to_kit_card(card)}: {exc}"
-                ) from None
-        if len(cards) == 4:
-            done = game.tricks[index]
-            for field, expected in (("win", _kit_seat(done.winner)), ("points", done.points)):
-                if field in trick and trick[field] != expected:
-                    raise InvalidInputError(
-                        f"jass-kit trick {index}: {field!r} is {trick[field]!r}, the rules give "
-                        f"{expected!r}"
-                    )
-    return game
