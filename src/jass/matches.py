@@ -222,9 +222,7 @@ _Play: TypeAlias = tuple[int, int, int, int, int]
 
 
 def _outcome(game: Game, a_team: int, bots: Sequence[Bot]) -> _Play:
-    """One play: A's points minus B's, +1/0/-1 for A's win/draw/loss, the hands played, and
-    the fallback answers of A's and of B's bots.
-    """
+    """One play: A's margin, A's win/draw/loss, the hands, and A's and B's fallback answers."""
     scores = game.scores
     margin = scores[a_team] - scores[1 - a_team]
     result = game.result
