@@ -133,7 +133,7 @@ class KitAgentBot:
                 answer: Any = {"trump": operator.index(self.agent.action_trump(obs))}
             else:
                 card = operator.index(self.agent.action_play_card(obs))
-                answer = {"card": const.card_strings[card]}
+                answer = {"card": str(const.card_strings[card])}  # a numpy string
         except Exception as exc:
             raise BotAnswerError(
                 f"jass-kit agent {name} failed on {route}: {type(exc).__name__}: {exc}", view=view
