@@ -241,7 +241,7 @@ def from_jasskit_observation(
     view = _replay(data, ruleset, dealer, deal, tricks).view(seat)
     mover = data.get("currentPlayer", -1)
     expected = kit_seat(view.to_move) if view.to_move is not None else -1
-    if mover != expected:
+    if isinstance(mover, bool) or mover != expected:
         raise InvalidInputError(
             f"jass-kit field 'currentPlayer' is {mover!r}, but the rules have player {expected} "
             "to move"

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from jass._kitformat import KIT_PUSH, KIT_TRUMPS, kit_card, to_kit_card
-from jass.actions import Action, Choose, Play, Shove
+from jass.actions import Action, Choose, Play, Shove, Thank
+from jass.bots import Bot
 from jass.contracts import Contract
 from jass.errors import InvalidInputError
 from jass.hand import Phase
@@ -32,6 +33,7 @@ __all__ = [
     "ROUTES",
     "TRUMP",
     "check_ruleset",
+    "decided_locally",
     "read_answer",
     "route_for",
     "write_answer",
@@ -58,8 +60,10 @@ def route_for(view: PlayerView) -> str | None:
         return None
     if view.phase is Phase.CHOOSE:
         return TRUMP
-    if view.phase is Phase.PLAY and all(type(a) is Play for a in view.legal_actions()):
-        return CARD
+    if view.phase is Phase.PLAY:
+        kinds = {type(a) for a in view.legal_actions()}
+        if Play in kinds and kinds <= {Play, Thank}:
+            return CARD
     return None
 
 
@@ -124,3 +128,24 @@ def check_ruleset(ruleset: object) -> RuleSet:
     if ruleset.allow_shove_back:
         raise InvalidInputError("jass-kit's protocol has no shove back (allow_shove_back)")
     return ruleset
+
+
+def decided_locally(view: PlayerView, rules_bot: Bot) -> Action | None:
+    """The action ``rules_bot`` takes for a decision the protocol cannot ask, else ``None``.
+
+    Declaring Weis by hand and thanking have no route: the bot decides those, and the
+    player service is asked for everything else (a card, when not thanking instead).
+
+    >>> import jass
+    >>> from jass.bots import RuleBot
+    >>> g = jass.Game.new(jass.rules.SCHIEBER, seed=3).deal().choose("hearts")
+    >>> decided_locally(g.view(g.to_move), RuleBot()) is None  # the card is the service's
+    True
+    """
+    if route_for(view) is None:
+        return rules_bot.choose_action(view)
+    if any(type(action) is Thank for action in view.legal_actions()):
+        choice = rules_bot.choose_action(view)
+        if isinstance(choice, Thank):
+            return choice
+    return None

@@ -30,6 +30,7 @@ from jass.jasskit._protocol import (
     CARD,
     TRUMP,
     check_ruleset,
+    decided_locally,
     read_answer,
     route_for,
     write_answer,
@@ -76,7 +77,7 @@ class KitAgentBot:
         for method in ("action_trump", "action_play_card"):
             if not callable(getattr(agent, method, None)):
                 raise InvalidInputError(f"{agent!r} is not a jass-kit Agent: it has no {method}()")
-        if fallback is not None and not isinstance(fallback, Bot):
+        if fallback is not None and (isinstance(fallback, type) or not isinstance(fallback, Bot)):
             raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
         self.agent = agent
         self.fallback = fallback
@@ -111,9 +112,11 @@ class KitAgentBot:
         >>> action
         Shove()
         """
+        local = decided_locally(view, self._rules_bot)  # Weis by hand, thanking
+        if local is not None:
+            return local
         route = route_for(view)
-        if route is None:  # not part of jass-kit's game: Weis by hand, thanking
-            return self._rules_bot.choose_action(view)
+        assert route is not None  # noqa: S101  (decided_locally took every other decision)
         try:
             return self._ask(view, route)
         except BotAnswerError as exc:

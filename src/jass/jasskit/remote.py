@@ -15,6 +15,7 @@ answer that is missing, late, malformed or illegal raises
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -28,7 +29,7 @@ from jass.actions import Action
 from jass.bots import Bot, RuleBot
 from jass.cards import Card
 from jass.errors import InvalidInputError, JassError, RemotePlayerError
-from jass.jasskit._protocol import read_answer, route_for
+from jass.jasskit._protocol import decided_locally, read_answer, route_for
 from jass.play import explain_illegal
 from jass.view import PlayerView
 
@@ -68,7 +69,7 @@ class RemoteBot:
             raise InvalidInputError(f"url must be an http:// or https:// address, got {url!r}")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
             raise InvalidInputError(f"timeout must be a positive number of seconds: {timeout!r}")
-        if fallback is not None and not isinstance(fallback, Bot):
+        if fallback is not None and (isinstance(fallback, type) or not isinstance(fallback, Bot)):
             raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
         self.url = url.rstrip("/")
         self.timeout = float(timeout)
@@ -122,9 +123,11 @@ class RemoteBot:
         ...     print(exc.url)
         http://127.0.0.1:9/nobody
         """
+        local = decided_locally(view, self._rules_bot)  # Weis by hand, thanking
+        if local is not None:
+            return local
         route = route_for(view)
-        if route is None:  # no route in jass-kit's protocol: Weis by hand, thanking
-            return self._rules_bot.choose_action(view)
+        assert route is not None  # noqa: S101  (decided_locally took every other decision)
         try:
             return self._ask(view, route)
         except RemotePlayerError as exc:
@@ -158,7 +161,7 @@ class RemoteBot:
                 url=self.url,
                 view=view,
             ) from None
-        except (urllib.error.URLError, OSError) as exc:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", exc)
             raise RemotePlayerError(
                 f"the player service at {url} cannot be reached: {reason}", url=self.url, view=view

@@ -337,6 +337,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         length = self.headers.get("Content-Length")
         if length is None or not length.isdigit():
             self._send(411, {"error": "a POST needs a Content-Length"}, time.perf_counter())
+            self.close_connection = True  # a body, if any, was not read
             return
         if int(length) > _MAX_BODY:
             self._send(413, {"error": f"the body is over {_MAX_BODY} bytes"}, time.perf_counter())
@@ -345,9 +346,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._respond(self.rfile.read(int(length)))
 
     def do_PUT(self) -> None:
+        self.close_connection = True  # a body, if any, is not read
         self._respond(b"")
 
-    do_DELETE = do_PATCH = do_PUT  # noqa: N815
+    do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_TRACE = do_PUT  # noqa: N815
 
     def _respond(self, body: bytes) -> None:
         started = time.perf_counter()
@@ -366,7 +368,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":
+            self.wfile.write(data)
         milliseconds = (time.perf_counter() - started) * 1000
         what = payload if status < 400 or not isinstance(payload, dict) else payload["error"]
         _log.info(
