@@ -347,12 +347,6 @@ def test_a_wrong_current_player_is_refused(viewer: Seat) -> None:
         from_jasskit_observation({key: v for key, v in data.items() if key != "currentPlayer"})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="BUG (minor): 'currentPlayer' is compared with ==, so true reads as player 1 and "
-    "false as 0, while 'playerView', 'dealer' and 'first' refuse booleans",
-)
 def test_a_boolean_current_player_is_refused_like_the_other_player_fields() -> None:
     for seed in range(40):  # a deal whose forehand is jass-kit's player 1 (our seat 3)
         game = Game.new(rules.JASSKIT, seed=seed).deal()

@@ -209,22 +209,12 @@ def test_other_methods_are_405_with_a_json_error(server: PlayerServer, method: s
     assert_still_serving(server)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: HEAD and OPTIONS have no do_ method: http.server answers 501 with an HTML page",
-)
 @pytest.mark.parametrize("method", ["HEAD", "OPTIONS"])
 def test_head_and_options_are_405_with_a_json_error_too(server: PlayerServer, method: str) -> None:
     status, kind, _ = raw(server.url, method, "/rule/action_trump", {})
     assert (status, kind) == (405, "application/json")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: a PUT/DELETE/PATCH body is not read, and is taken for the next request line",
-)
 def test_a_405_leaves_a_kept_alive_connection_usable(server: PlayerServer) -> None:
     port = int(server.url.rsplit(":", 1)[1])
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)

@@ -6,7 +6,6 @@ server that answer fixed bad answers, standing for a player service that misbeha
 
 from __future__ import annotations
 
-import http.client
 import multiprocessing
 import pickle
 import time
@@ -167,11 +166,6 @@ def test_a_slow_service_is_a_remote_player_error_after_the_timeout() -> None:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=http.client.BadStatusLine,
-    reason="BUG: http.client.HTTPException (BadStatusLine) escapes RemoteBot._ask's except",
-)
 def test_an_answer_that_is_not_http_is_a_remote_player_error() -> None:
     game = follow_suit_game()
     with BrokenService(garbage=b"HELLO THERE\r\n\r\n") as broken, pytest.raises(RemotePlayerError):
@@ -341,12 +335,6 @@ def test_a_contract_outside_jasskit_is_not_sent() -> None:
         assert broken.bodies == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: route_for() asks for a card only if every legal action is a Play; where a "
-    "Thank is legal too (SCHIEBER, SCHIEBER_1000, TRADITIONAL) the RuleBot plays every card",
-)
 def test_under_schieber_the_service_is_asked_for_the_cards(server: PlayerServer) -> None:
     remote = RemoteBot(server.url + "/random", timeout=5)
     bots: list[Bot] = [remote, RuleBot(), RuleBot(), RuleBot()]
@@ -355,12 +343,6 @@ def test_under_schieber_the_service_is_asked_for_the_cards(server: PlayerServer)
     assert remote.requests >= 9  # seat 0's nine cards at least
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="BUG: a bot class passes isinstance(x, Bot) (a runtime Protocol), so RemoteBot "
-    "takes fallback=RandomBot and fails with a TypeError when the fallback is needed",
-)
 def test_a_bot_class_as_fallback_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="fallback"):
         RemoteBot(closed_port_url(), timeout=5, fallback=RandomBot)  # type: ignore[arg-type]

@@ -329,30 +329,43 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 30  # seconds a connection may stay silent
     server: _Server
+    _started = 0.0
+
+    def parse_request(self) -> bool:
+        """Start each request's clock as its request line is read."""
+        self._started = time.perf_counter()
+        return super().parse_request()
 
     def do_GET(self) -> None:
         self._respond(b"")
 
     def do_POST(self) -> None:
-        length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
-            self._send(411, {"error": "a POST needs a Content-Length"}, time.perf_counter())
-            self.close_connection = True  # a body, if any, was not read
-            return
-        if int(length) > _MAX_BODY:
-            self._send(413, {"error": f"the body is over {_MAX_BODY} bytes"}, time.perf_counter())
-            self.close_connection = True
-            return
-        self._respond(self.rfile.read(int(length)))
+        body = self._body()
+        if body is not None:
+            self._respond(body)
 
-    def do_PUT(self) -> None:
-        self.close_connection = True  # a body, if any, is not read
-        self._respond(b"")
+    def do_PUT(self) -> None:  # any other method: 405, with its body read and dropped
+        if self._body() is not None:
+            self._respond(b"")
 
     do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_TRACE = do_PUT  # noqa: N815
 
+    def _body(self) -> bytes | None:
+        """The request's body; ``None`` once a 411 or 413 was sent (and the connection closes)."""
+        length = self.headers.get("Content-Length")
+        if length is None and self.command != "POST":
+            return b""
+        if length is None or not length.isdigit():
+            self.close_connection = True  # a body, if any, cannot be skipped
+            self._send(411, {"error": f"a {self.command} needs a Content-Length"})
+            return None
+        if int(length) > _MAX_BODY:
+            self.close_connection = True
+            self._send(413, {"error": f"the body is over {_MAX_BODY} bytes"})
+            return None
+        return self.rfile.read(int(length))
+
     def _respond(self, body: bytes) -> None:
-        started = time.perf_counter()
         try:
             status, payload = self.server.player_server.answer(
                 self.command, self.path, body, self.headers.get("Content-Type", "")
@@ -360,17 +373,19 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except Exception as exc:  # noqa: BLE001  (a request must never stop the server)
             _log.exception("error answering %s %s", self.command, self.path)
             status, payload = 500, {"error": f"internal error: {type(exc).__name__}: {exc}"}
-        self._send(status, payload, started)
+        self._send(status, payload)
 
-    def _send(self, status: int, payload: Any, started: float) -> None:
+    def _send(self, status: int, payload: Any) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
-        milliseconds = (time.perf_counter() - started) * 1000
+        milliseconds = (time.perf_counter() - self._started) * 1000
         what = payload if status < 400 or not isinstance(payload, dict) else payload["error"]
         _log.info(
             '%s "%s %s" %d %.1f ms %s',
