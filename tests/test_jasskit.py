@@ -123,7 +123,7 @@ def test_an_illegal_card_is_reported_with_its_trick_and_the_rule() -> None:
             {"hand": ["CA", "CK", "CQ", "CJ", "C7", "D8", "D7", "D6"]},
         ],
     }  # fmt: skip
-    with pytest.raises(InvalidInputError, match=r"trick 0, card C6: 6C is not allowed"):
+    with pytest.raises(InvalidInputError, match=r"trick 0, card C6 of player 2: 6C is not allowed: .* player 2 holds hearts"):
         from_jasskit(data)
 
 

@@ -32,23 +32,38 @@ from jass.view import PlayerView, excluded_cards
 __all__ = ["from_jasskit", "from_jasskit_observation", "to_jasskit", "to_jasskit_observation"]
 
 _KIT_SUITS: Final = {"D": "D", "H": "H", "S": "S", "C": "C"}
-_KIT_TRUMPS: Final = ("TRUMP_DIAMONDS", "TRUMP_HEARTS", "TRUMP_SPADES", "TRUMP_CLUBS",
+KIT_TRUMPS: Final = ("TRUMP_DIAMONDS", "TRUMP_HEARTS", "TRUMP_SPADES", "TRUMP_CLUBS",
                       "OBENABE", "UNDENUFE")  # fmt: skip
-_KIT_VERSION: Final = "V0.2"
-_KIT_PUSH: Final = 10  # the Swisslos code for a shove
+KIT_VERSION: Final = "V0.2"
+KIT_PUSH: Final = 10  # the Swisslos code for a shove
 
 
-def _kit_seat(player: int) -> int:
+def kit_seat(player: int) -> int:
+    """Our seat of jass-kit's player ``player``, and the other way round.
+
+    >>> kit_seat(1), kit_seat(3), kit_seat(kit_seat(1))
+    (3, 1, 1)
+    """
     return (-player) & 3  # the mapping is its own inverse
 
 
-def _kit_card(text: object) -> Card:
+def kit_card(text: object) -> Card:
+    """The card written ``text`` in jass-kit's notation (suit first).
+
+    >>> kit_card("H10"), kit_card("DA")
+    (Card.parse('10H'), Card.parse('AD'))
+    """
     if not isinstance(text, str) or len(text) < 2 or text[0] not in _KIT_SUITS:
         raise InvalidInputError(f"{text!r} is not a card in jass-kit notation (like 'DA', 'H10')")
     return Card.parse(text[1:] + text[0])
 
 
-def _to_kit_card(card: Card) -> str:
+def to_kit_card(card: Card) -> str:
+    """``card`` in jass-kit's notation (suit first).
+
+    >>> to_kit_card(Card.parse("10H"))
+    'H10'
+    """
     text = str(card)
     return text[-1] + text[:-1]
 
@@ -106,7 +121,7 @@ def to_jasskit_observation(view: PlayerView) -> dict[str, Any]:
         view.to_move,
         (hands[0], hands[1], hands[2], hands[3]),
     )
-    return {**data, "playerView": _kit_seat(view.seat)}
+    return {**data, "playerView": kit_seat(view.seat)}
 
 
 def _kit_hand(
@@ -121,36 +136,36 @@ def _kit_hand(
     hands: tuple[CardSet, CardSet, CardSet, CardSet],
 ) -> dict[str, Any]:
     """A hand in the jass-kit JSON format, from what a game or a view tells of it."""
-    if contract is not None and contract.name not in _KIT_TRUMPS:
+    if contract is not None and contract.name not in KIT_TRUMPS:
         raise InvalidInputError(f"the jass-kit format has no {contract.name}")
     if shoves > 1:
         raise InvalidInputError("the jass-kit format has no shove back (allow_shove_back)")
     tricks: list[dict[str, Any]] = [
         {
-            "cards": [_to_kit_card(card) for card in done.cards],
+            "cards": [to_kit_card(card) for card in done.cards],
             "points": done.points,
-            "win": _kit_seat(done.winner),
-            "first": _kit_seat(done.leader),
+            "win": kit_seat(done.winner),
+            "first": kit_seat(done.leader),
         }
         for done in tricks_done
     ]
     if trick or (contract is not None and len(tricks) < 9 and not is_over):
-        current: dict[str, Any] = {"cards": [_to_kit_card(card) for card in trick]}
+        current: dict[str, Any] = {"cards": [to_kit_card(card) for card in trick]}
         if leader is not None:
-            current["first"] = _kit_seat(leader)
+            current["first"] = kit_seat(leader)
         if not current["cards"]:
             del current["cards"]
         tricks.append(current)
     return {
-        "version": _KIT_VERSION,
-        "trump": _KIT_TRUMPS.index(contract.name) if contract is not None else -1,
-        "dealer": _kit_seat(dealer),
-        "currentPlayer": _kit_seat(mover) if mover is not None else -1,
+        "version": KIT_VERSION,
+        "trump": KIT_TRUMPS.index(contract.name) if contract is not None else -1,
+        "dealer": kit_seat(dealer),
+        "currentPlayer": kit_seat(mover) if mover is not None else -1,
         # jass-kit: -1 before the choice, 0 once shoved (also while the partner chooses), 1 if
         # the forehand chose.
         "forehand": 0 if shoves else (-1 if contract is None else 1),
         "tricks": tricks,
-        "player": [{"hand": [_to_kit_card(c) for c in hands[_kit_seat(p)]]} for p in range(4)],
+        "player": [{"hand": [to_kit_card(c) for c in hands[kit_seat(p)]]} for p in range(4)],
         "jassTyp": "SCHIEBER",
     }
 
@@ -201,18 +216,18 @@ def from_jasskit_observation(
     dealer, held, tricks = _read_hand(data, "observation")
     if "playerView" not in data:
         raise InvalidInputError("jass-kit field 'playerView' is missing")
-    seat = Seat(_kit_seat(_kit_player(data["playerView"], "playerView")))
+    seat = Seat(kit_seat(_kit_player(data["playerView"], "playerView")))
     for other in Seat:
         if other != seat and held[other]:
             raise InvalidInputError(
-                f"jass-kit observation: player {_kit_seat(other)}'s hand is shown to player "
-                f"{_kit_seat(seat)}; an observation holds the viewer's cards only"
+                f"jass-kit observation: player {kit_seat(other)}'s hand is shown to player "
+                f"{kit_seat(seat)}; an observation holds the viewer's cards only"
             )
     dealt = _dealt(held, tricks)
     played = [dealt[s] & ~held[s] for s in Seat]
     if dealt[seat].bit_count() != 9:
         raise InvalidInputError(
-            f"jass-kit observation: player {_kit_seat(seat)} holds {held[seat].bit_count()} cards "
+            f"jass-kit observation: player {kit_seat(seat)} holds {held[seat].bit_count()} cards "
             f"and played {played[seat].bit_count()}; that makes {dealt[seat].bit_count()}, not 9"
         )
     plays = [
@@ -225,7 +240,7 @@ def from_jasskit_observation(
     deal = _fill(dealt, seat, plays, contract, ruleset)
     view = _replay(data, ruleset, dealer, deal, tricks).view(seat)
     mover = data.get("currentPlayer", -1)
-    expected = _kit_seat(view.to_move) if view.to_move is not None else -1
+    expected = kit_seat(view.to_move) if view.to_move is not None else -1
     if mover != expected:
         raise InvalidInputError(
             f"jass-kit field 'currentPlayer' is {mover!r}, but the rules have player {expected} "
@@ -248,12 +263,12 @@ def _kit_player(value: object, field: str) -> int:
 def _kit_cards(value: object, field: str) -> list[Card]:
     if not isinstance(value, list):
         raise InvalidInputError(f"jass-kit field {field!r} must be a list of cards, got {value!r}")
-    return [_kit_card(text) for text in value]
+    return [kit_card(text) for text in value]
 
 
 def _kit_contract(trump: object) -> Contract | None:
-    if isinstance(trump, int) and not isinstance(trump, bool) and 0 <= trump < len(_KIT_TRUMPS):
-        return Contract.parse(_KIT_TRUMPS[trump])
+    if isinstance(trump, int) and not isinstance(trump, bool) and 0 <= trump < len(KIT_TRUMPS):
+        return Contract.parse(KIT_TRUMPS[trump])
     return None
 
 
@@ -264,12 +279,12 @@ def _read_hand(data: object, what: str) -> tuple[int, list[int], _Tricks]:
     for field in ("trump", "dealer", "tricks", "player"):
         if field not in data:
             raise InvalidInputError(f"jass-kit field {field!r} is missing")
-    version = data.get("version", _KIT_VERSION)
-    if version != _KIT_VERSION:
+    version = data.get("version", KIT_VERSION)
+    if version != KIT_VERSION:
         raise InvalidInputError(
-            f"jass-kit field 'version' must be {_KIT_VERSION!r}, got {version!r}"
+            f"jass-kit field 'version' must be {KIT_VERSION!r}, got {version!r}"
         )
-    dealer = _kit_seat(_kit_player(data["dealer"], "dealer"))
+    dealer = kit_seat(_kit_player(data["dealer"], "dealer"))
     players = data["player"]
     if not isinstance(players, list) or len(players) != 4:
         raise InvalidInputError("jass-kit field 'player' must list four players")
@@ -280,9 +295,9 @@ def _read_hand(data: object, what: str) -> tuple[int, list[int], _Tricks]:
             raise InvalidInputError(f"jass-kit player {player} must be an object with a 'hand'")
         for card in _kit_cards(entry.get("hand", []), f"player[{player}].hand"):
             if seen >> card & 1:
-                raise InvalidInputError(f"jass-kit hands: card {_to_kit_card(card)} is held twice")
+                raise InvalidInputError(f"jass-kit hands: card {to_kit_card(card)} is held twice")
             seen |= 1 << card
-            held[_kit_seat(player)] |= 1 << card
+            held[kit_seat(player)] |= 1 << card
     tricks = data["tricks"]
     if not isinstance(tricks, list) or len(tricks) > 9:
         raise InvalidInputError("jass-kit field 'tricks' must be a list of at most nine tricks")
@@ -298,7 +313,7 @@ def _read_hand(data: object, what: str) -> tuple[int, list[int], _Tricks]:
                 f"jass-kit trick {index} follows trick {index - 1}, which is not complete"
             )
         if "first" in trick:
-            first: int | None = _kit_seat(_kit_player(trick["first"], f"tricks[{index}].first"))
+            first: int | None = kit_seat(_kit_player(trick["first"], f"tricks[{index}].first"))
         elif cards:
             raise InvalidInputError(f"jass-kit trick {index} has cards but no 'first' player")
         else:
@@ -317,8 +332,8 @@ def _dealt(held: Sequence[int], tricks: _Tricks) -> list[int]:
             if holder is not None:
                 where = "holds it still" if holder != seat else "played it twice or holds it"
                 raise InvalidInputError(
-                    f"jass-kit trick {index}, card {_to_kit_card(card)}: player "
-                    f"{_kit_seat(seat)} plays it, but player {_kit_seat(holder)} {where}"
+                    f"jass-kit trick {index}, card {to_kit_card(card)}: player "
+                    f"{kit_seat(seat)} plays it, but player {kit_seat(holder)} {where}"
                 )
             dealt[seat] |= 1 << card
     return dealt
@@ -347,9 +362,9 @@ def _fill(
                 if _share(unseen, room, before) is None:
                     seat, card = plays[count - 1]
                     raise InvalidInputError(
-                        f"jass-kit trick {(count - 1) // 4}, card {_to_kit_card(card)}: player "
-                        f"{_kit_seat(seat)} could not have played it; the cards it shows player "
-                        f"{_kit_seat(seat)} did not hold leave too few for its hand"
+                        f"jass-kit trick {(count - 1) // 4}, card {to_kit_card(card)}: player "
+                        f"{kit_seat(seat)} could not have played it; the cards it shows player "
+                        f"{kit_seat(seat)} did not hold leave too few for its hand"
                     )
     if filled is None:
         raise InvalidInputError("jass-kit observation: the unseen cards do not fit the hands")
@@ -407,11 +422,11 @@ def _replay(
     trump = data["trump"]
     # Older records mark a shoved choice with "tss": 1 instead of "forehand": 0.
     shoved = data.get("forehand", 0 if data.get("tss") == 1 else 1) == 0
-    if trump in (_KIT_PUSH, -1, None) and not isinstance(trump, bool):
+    if trump in (KIT_PUSH, -1, None) and not isinstance(trump, bool):
         if any(cards for _, cards in tricks):
             raise InvalidInputError("jass-kit trick 0 has cards, but no trump was chosen")
         # 10: shoved, the partner has not chosen yet (Swisslos logs); -1: "forehand" tells.
-        return game.shove() if trump == _KIT_PUSH or shoved else game
+        return game.shove() if trump == KIT_PUSH or shoved else game
     contract = _kit_contract(trump)
     if contract is None:
         raise InvalidInputError(f"jass-kit field 'trump' must be 0-5, 10 or -1, got {trump!r}")
@@ -425,19 +440,21 @@ def _replay(
     for index, (first, cards) in enumerate(tricks):
         if cards and first != game.trick_leader:
             raise InvalidInputError(
-                f"jass-kit trick {index}: 'first' is player {_kit_seat(int(first or 0))}, but "
-                f"the rules have player {_kit_seat(int(game.trick_leader or 0))} lead"
+                f"jass-kit trick {index}: 'first' is player {kit_seat(int(first or 0))}, but "
+                f"the rules have player {kit_seat(int(game.trick_leader or 0))} lead"
             )
         for card in cards:
             try:
                 game = game.play(card)
             except JassError as exc:  # noqa: PERF203  (the error path names the trick and card)
+                player = f"player {kit_seat(int(game.to_move or 0))}"
+                why = str(exc).replace("you hold", f"{player} holds")
                 raise InvalidInputError(
-                    f"jass-kit trick {index}, card {_to_kit_card(card)}: {exc}"
+                    f"jass-kit trick {index}, card {to_kit_card(card)} of {player}: {why}"
                 ) from None
         if len(cards) == 4:
             done = game.tricks[index]
-            for field, expected in (("win", _kit_seat(done.winner)), ("points", done.points)):
+            for field, expected in (("win", kit_seat(done.winner)), ("points", done.points)):
                 if field in raw[index] and raw[index][field] != expected:
                     raise InvalidInputError(
                         f"jass-kit trick {index}: {field!r} is {raw[index][field]!r}, the rules "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import sys
 import time
@@ -33,6 +34,7 @@ from jass.bots import MonteCarloBot, RandomBot, RuleBot
 from jass.cards import Card, CardSet, SuitPairing
 from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
+from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
 from jass.matches import play_match
 from jass.records import dumps, from_jasskit, loads
 from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
@@ -40,7 +42,7 @@ from jass.state import Game
 
 __all__ = ["main", "narrate"]
 
-_COMMANDS = ("watch", "play", "replay", "rules", "simulate")
+_COMMANDS = ("watch", "play", "replay", "rules", "simulate", "serve")
 _BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
 
 
@@ -335,6 +337,37 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    if not args.seconds > 0:
+        raise InvalidInputError(f"--seconds must be positive, got {args.seconds}")
+    kinds: dict[str, str] = {}
+    for spec in args.bot or [f"{kind}={kind}" for kind in BOT_KINDS]:
+        name, _, kind = spec.rpartition("=")
+        name = name or kind  # "--bot rule" serves a RuleBot named rule
+        if kind not in BOT_KINDS:
+            raise InvalidInputError(
+                f"--bot {spec}: unknown bot kind {kind!r}; choose {', '.join(BOT_KINDS)}"
+            )
+        if name in kinds:
+            raise InvalidInputError(f"--bot {spec}: the name {name!r} is taken")
+        kinds[name] = kind
+    bots = {name: partial(make_bot, kind, seconds=args.seconds) for name, kind in kinds.items()}
+    server = PlayerServer(bots, args.host, args.port, seed=args.seed)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
+    )
+    for name, kind in kinds.items():
+        budget = f", {args.seconds:g} s per decision" if kind == "montecarlo" else ""
+        print(f"{server.url}/{name}  ({kind}{budget})", flush=True)
+    print("jass serve: jass-kit's player service; Ctrl-C stops it", file=sys.stderr, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("jass serve: stopped", file=sys.stderr)
+        return 130
+    return 0
+
+
 def _value(value: object) -> str:
     if isinstance(value, frozenset):
         return " ".join(sorted(str(contract) for contract in value))
@@ -375,6 +408,16 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--samples", type=int, default=8, help="MonteCarloBot deals per card")
     simulate.add_argument("--jobs", type=int, default=1, help="worker processes")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    serve = commands.add_parser("serve", help="serve bots over jass-kit's player-service protocol")
+    serve.add_argument(
+        "--bot", action="append", metavar="NAME=KIND",
+        help=f"a player to serve, KIND one of {', '.join(BOT_KINDS)} (repeatable; "
+        "default: one of each, named by its kind)",
+    )  # fmt: skip
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
+    serve.add_argument("--port", type=int, default=8888, help="port (0: any free port)")
+    serve.add_argument("--seconds", type=float, default=1.0, help="MonteCarloBot budget per move")
+    serve.add_argument("--seed", type=int, default=0, help="seed the bots' seeds come from")
     return parser
 
 
@@ -397,6 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": _replay,
         "rules": _rules,
         "simulate": _simulate,
+        "serve": _serve,
     }
     run = commands[args.command]
     try:

@@ -1,0 +1,95 @@
+"""jass-kit's player-service protocol: its routes, and answers read as actions and written.
+
+A player service answers two questions about a :class:`~jass.PlayerView`: the trump (a
+number 0-5 for diamonds, hearts, spades, clubs, Obenabe and Undenufe, or 10 to push, that is
+shove) and the card (``"H10"``, suit first). Everything else a rule set may ask of a seat
+(declaring Weis by hand, thanking) has no route in jass-kit's protocol.
+
+>>> import jass
+>>> g = jass.Game.new(jass.rules.JASSKIT, seed=3).deal()
+>>> view = g.view(g.to_move)
+>>> route_for(view), read_answer(TRUMP, {"trump": 10})
+('action_trump', Shove())
+>>> write_answer(TRUMP, jass.Choose(jass.Contract.OBENABE))
+{'trump': 4}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from jass._kitformat import KIT_PUSH, KIT_TRUMPS, kit_card, to_kit_card
+from jass.actions import Action, Choose, Play, Shove
+from jass.contracts import Contract
+from jass.errors import InvalidInputError
+from jass.hand import Phase
+from jass.view import PlayerView
+
+__all__ = ["CARD", "INFO", "ROUTES", "TRUMP", "read_answer", "route_for", "write_answer"]
+
+#: The route that asks for the trump: ``{"trump": 0-5 or 10}``.
+TRUMP: Final = "action_trump"
+#: The route that asks for the card: ``{"card": "H10"}``.
+CARD: Final = "action_play_card"
+#: The route that only informs the player.
+INFO: Final = "game_info"
+ROUTES: Final = (TRUMP, CARD, INFO)
+
+
+def route_for(view: PlayerView) -> str | None:
+    """The route that asks the viewer for its next decision, or ``None`` if none does.
+
+    >>> import jass
+    >>> g = jass.Game.new(jass.rules.JASSKIT, seed=3).deal().choose("hearts")
+    >>> route_for(g.view(g.to_move)), route_for(g.view(g.to_move.next))
+    ('action_play_card', None)
+    """
+    if view.to_move != view.seat:
+        return None
+    if view.phase is Phase.CHOOSE:
+        return TRUMP
+    if view.phase is Phase.PLAY and all(type(a) is Play for a in view.legal_actions()):
+        return CARD
+    return None
+
+
+def read_answer(route: str, answer: object) -> Action:
+    """The action that ``answer`` (a decoded JSON answer on ``route``) stands for.
+
+    It is not checked against the rules here; the caller does. A malformed answer raises
+    :class:`~jass.InvalidInputError` saying what was expected.
+
+    >>> read_answer(CARD, {"card": "H10"})
+    Play(card=Card.parse('10H'))
+    """
+    if route == TRUMP:
+        value = answer.get("trump") if isinstance(answer, dict) else None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInputError(f"expected {{'trump': 0-5 or 10}}, got {answer!r}")
+        if value == KIT_PUSH:
+            return Shove()
+        if not 0 <= value < len(KIT_TRUMPS):
+            raise InvalidInputError(f"trump {value} is not 0-5 or 10 (push)")
+        return Choose(Contract.parse(KIT_TRUMPS[value]))
+    if route == CARD:
+        value = answer.get("card") if isinstance(answer, dict) else None
+        if not isinstance(value, str):
+            raise InvalidInputError(f"expected {{'card': 'H10'}}, got {answer!r}")
+        return Play(kit_card(value))
+    raise InvalidInputError(f"route {route!r} asks for no action")
+
+
+def write_answer(route: str, action: Action) -> dict[str, Any]:
+    """The JSON answer on ``route`` for ``action``.
+
+    >>> from jass import Card, Play
+    >>> write_answer(CARD, Play(Card.parse("10H")))
+    {'card': 'H10'}
+    """
+    if route == TRUMP and isinstance(action, Shove):
+        return {"trump": KIT_PUSH}
+    if route == TRUMP and isinstance(action, Choose) and action.contract.name in KIT_TRUMPS:
+        return {"trump": KIT_TRUMPS.index(action.contract.name)}
+    if route == CARD and isinstance(action, Play):
+        return {"card": to_kit_card(action.card)}
+    raise InvalidInputError(f"{action!r} cannot be answered on route {route!r}")

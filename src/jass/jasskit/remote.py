@@ -1,0 +1,218 @@
+"""A jass-kit player service, deployed anywhere, as one of our bots.
+
+:class:`RemoteBot` sends the jass-kit observation of its view to a player service (jass-kit's
+own, a tournament entry, or ``jass serve``) and plays what it answers, under our rules. An
+answer that is missing, late, malformed or illegal raises
+:class:`~jass.errors.RemotePlayerError`; it is never replaced by a random move unless a
+``fallback`` bot was given, and then :attr:`RemoteBot.fallbacks` counts it (and
+:attr:`jass.matches.MatchResult.fallbacks` sums it over a match).
+
+>>> from jass.bots import RandomBot
+>>> bot = RemoteBot("http://127.0.0.1:8888/rule", fallback=RandomBot(seed=1))
+>>> bot.url, bot.timeout, bot.fallbacks
+('http://127.0.0.1:8888/rule', 10.0, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+
+from jass._kitformat import to_jasskit_observation
+from jass.actions import Action
+from jass.bots import Bot, RuleBot
+from jass.cards import Card
+from jass.errors import InvalidInputError, JassError, RemotePlayerError
+from jass.jasskit._protocol import read_answer, route_for
+from jass.play import explain_illegal
+from jass.view import PlayerView
+
+__all__ = ["RemoteBot", "RemoteBotFactory"]
+
+_MAX_ANSWER: Final = 1 << 16  # bytes; an answer is a few dozen
+
+
+class RemoteBot:
+    """A bot that asks a jass-kit player service at ``url`` for its trump and its cards.
+
+    Args:
+        url: the player's address, as jass-kit's ``AgentByNetwork`` takes it: the service
+            and the player's name, like ``"http://127.0.0.1:8888/rule"``. The routes
+            ``/action_trump`` and ``/action_play_card`` are added to it.
+        timeout: seconds to wait for each answer (jass-kit's client waits 10).
+        fallback: a bot that answers instead when the service fails or answers illegally;
+            ``None`` (the default) raises :class:`~jass.errors.RemotePlayerError` instead.
+
+    The decisions that jass-kit's protocol has no route for (declaring Weis by hand,
+    thanking) are taken by a :class:`~jass.bots.RuleBot`. The view must be one that the
+    jass-kit format can write: the contracts of jass-kit (four trumps, Obenabe, Undenufe)
+    and no shove back.
+
+    Attributes:
+        fallbacks: how many answers the fallback bot gave.
+        requests: how many requests were sent.
+        refusals: the errors that the fallback answered for, oldest first.
+
+    >>> bot = RemoteBot("http://127.0.0.1:8888/rule", timeout=2.5)
+    >>> bot.timeout, bot.requests
+    (2.5, 0)
+    """
+
+    def __init__(self, url: str, timeout: float = 10.0, fallback: Bot | None = None) -> None:
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise InvalidInputError(f"url must be an http:// or https:// address, got {url!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            raise InvalidInputError(f"timeout must be a positive number of seconds: {timeout!r}")
+        if fallback is not None and not isinstance(fallback, Bot):
+            raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
+        self.url = url.rstrip("/")
+        self.timeout = float(timeout)
+        self.fallback = fallback
+        self.fallbacks = 0
+        self.requests = 0
+        self.refusals: list[RemotePlayerError] = []
+        self._rules_bot = RuleBot()
+
+    def __repr__(self) -> str:
+        """The bot's address and its settings.
+
+        >>> RemoteBot("http://127.0.0.1:8888/rule")
+        RemoteBot('http://127.0.0.1:8888/rule', timeout=10.0, fallback=None)
+        """
+        return f"RemoteBot({self.url!r}, timeout={self.timeout}, fallback={self.fallback!r})"
+
+    @classmethod
+    def factory(
+        cls,
+        url: str,
+        *,
+        timeout: float = 10.0,
+        fallback: Callable[[int], Bot] | None = None,
+    ) -> RemoteBotFactory:
+        """A picklable bot factory for :func:`jass.play_match`: each bot asks ``url``.
+
+        ``fallback`` is a bot factory too (such as :class:`~jass.bots.RandomBot`); each
+        RemoteBot gets a fallback bot made with the seed the match gives it.
+
+        >>> from jass.bots import RandomBot
+        >>> make = RemoteBot.factory("http://127.0.0.1:8888/rule", fallback=RandomBot)
+        >>> bot = make(7)
+        >>> bot.url, type(bot.fallback).__name__
+        ('http://127.0.0.1:8888/rule', 'RandomBot')
+        """
+        cls(url, timeout)  # refuses a bad url or timeout now, not in the middle of a match
+        if fallback is not None and not callable(fallback):
+            raise InvalidInputError(f"fallback must be a bot factory or None, got {fallback!r}")
+        return RemoteBotFactory(url, float(timeout), fallback)
+
+    def choose_action(self, view: PlayerView) -> Action:
+        """Ask the service for the trump or the card, and check its answer against the rules.
+
+        >>> bot = RemoteBot("http://127.0.0.1:9/nobody", timeout=0.5)
+        >>> import jass
+        >>> g = jass.Game.new(jass.rules.JASSKIT, seed=1).deal()
+        >>> try:
+        ...     bot.choose_action(g.view(g.to_move))
+        ... except jass.errors.RemotePlayerError as exc:
+        ...     print(exc.url)
+        http://127.0.0.1:9/nobody
+        """
+        route = route_for(view)
+        if route is None:  # no route in jass-kit's protocol: Weis by hand, thanking
+            return self._rules_bot.choose_action(view)
+        try:
+            return self._ask(view, route)
+        except RemotePlayerError as exc:
+            if self.fallback is None:
+                raise
+            self.fallbacks += 1
+            self.refusals.append(exc)
+            return self.fallback.choose_action(view)
+
+    def _ask(self, view: PlayerView, route: str) -> Action:
+        url = f"{self.url}/{route}"
+        body = json.dumps({**to_jasskit_observation(view), "gameId": 0}).encode()
+        request = urllib.request.Request(  # noqa: S310  (the scheme was checked)
+            url, data=body, headers={"Content-Type": "application/json"}, method="POST"
+        )
+        self.requests += 1
+        answer: Any = None
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
+                raw = response.read(_MAX_ANSWER)
+        except urllib.error.HTTPError as exc:
+            detail = exc.read(_MAX_ANSWER).decode("utf-8", "replace").strip()
+            raise RemotePlayerError(
+                f"the player service at {url} answered HTTP {exc.code}: {detail[:200]}",
+                url=self.url,
+                view=view,
+            ) from None
+        except TimeoutError:
+            raise RemotePlayerError(
+                f"the player service at {url} did not answer within {self.timeout:g} s",
+                url=self.url,
+                view=view,
+            ) from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise RemotePlayerError(
+                f"the player service at {url} cannot be reached: {reason}", url=self.url, view=view
+            ) from None
+        try:
+            answer = json.loads(raw)
+            action = read_answer(route, answer)
+        except (ValueError, JassError) as exc:
+            raise RemotePlayerError(
+                f"the player service at {url} answered {raw[:200]!r}: {exc}",
+                url=self.url,
+                answer=answer,
+                view=view,
+            ) from None
+        if not view.is_legal(action):
+            raise RemotePlayerError(
+                f"the player service at {url} answered {answer!r}, which the rules do not "
+                f"allow: {_why_illegal(view, action)}",
+                url=self.url,
+                answer=answer,
+                action=action,
+                view=view,
+            )
+        return action
+
+
+def _why_illegal(view: PlayerView, action: Action) -> str:
+    """The rules' reason, in their words, for an action the view does not allow."""
+    card = getattr(action, "card", None)
+    if isinstance(card, Card) and view.contract is not None:
+        found = explain_illegal(view.hand, view.trick, view.contract, card, view.ruleset)
+        if found is not None:
+            return found[1].replace("you hold", "the player holds")
+    return f"{action} is not one of the legal actions {list(map(str, view.legal_actions()))}"
+
+
+@attrs.frozen
+class RemoteBotFactory:
+    """Makes a :class:`RemoteBot` for a seed: what :meth:`RemoteBot.factory` returns.
+
+    >>> make = RemoteBotFactory("http://127.0.0.1:8888/rule", 10.0, None)
+    >>> make(1).fallback is None
+    True
+    """
+
+    url: str
+    timeout: float
+    fallback: Callable[[int], Bot] | None
+
+    def __call__(self, seed: int) -> RemoteBot:
+        """A fresh bot; its fallback bot, if any, is made with ``seed``.
+
+        >>> RemoteBotFactory("http://127.0.0.1:8888/rule", 10.0, None)(3).url
+        'http://127.0.0.1:8888/rule'
+        """
+        fallback = self.fallback(seed) if self.fallback is not None else None
+        return RemoteBot(self.url, self.timeout, fallback)
