@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from hypothesis import settings
@@ -24,23 +25,31 @@ settings.register_profile("ci", settings.get_profile("jass"), derandomize=True, 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "jass"))
 
 
+def _jasskit_unavailable(exc: kitenv.KitEnvError) -> NoReturn:
+    """Skip, or fail when CI sets ``JASS_REQUIRE_JASSKIT=1``."""
+    reason = f"no jass-kit {kitenv.KIT_VERSION} environment at {kitenv.venv_dir()}: {exc}"
+    if os.environ.get("JASS_REQUIRE_JASSKIT") == "1":
+        pytest.fail(f"{reason} (JASS_REQUIRE_JASSKIT=1)")
+    pytest.skip(f"{reason}; deselect with -m 'not jasskit'")
+
+
 @pytest.fixture(scope="session")
 def kit_python() -> Path:
     """The interpreter of the jass-kit 2.0.5 environment (see ``tests/kitenv.py``).
 
-    Without it (no network on first use) the test skips, or fails when CI sets
-    ``JASS_REQUIRE_JASSKIT=1``. Being session-scoped, a failure is not retried per test.
+    Without it (no network on first use) the test skips, or fails; being session-scoped, a
+    failure is not retried for every test.
     """
     try:
         return kitenv.ensure()
     except kitenv.KitEnvError as exc:
-        reason = f"no jass-kit {kitenv.KIT_VERSION} environment at {kitenv.venv_dir()}: {exc}"
-        if os.environ.get("JASS_REQUIRE_JASSKIT") == "1":
-            pytest.fail(f"{reason} (JASS_REQUIRE_JASSKIT=1)")
-        pytest.skip(f"{reason}; deselect with -m 'not jasskit'")
+        _jasskit_unavailable(exc)
 
 
 @pytest.fixture(scope="session")
 def our_wheel(kit_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Our wheel, built once per session from the working tree, for the jass-kit environment."""
-    return kitenv.build_wheel(tmp_path_factory.mktemp("wheel"))
+    try:
+        return kitenv.build_wheel(kit_python, tmp_path_factory.mktemp("wheel"))
+    except kitenv.KitEnvError as exc:
+        _jasskit_unavailable(exc)

@@ -8,6 +8,8 @@ there too installs the wheel of the working tree first (:func:`run_script` with 
 
 Several test sessions (two work trees, say) may share the environment, so its creation, our
 wheel's installation and every use take a file lock: exclusive to change it, shared to use it.
+
+:func:`issue_10_extra` tells the positions of jass-kit's known rules bug, its issue #10.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from jass import Card
 
 KIT_VERSION = "2.0.5"
 REQUIREMENTS = (f"jass-kit=={KIT_VERSION}", "flask>=2.0,<4", "requests>=2.25,<3")
@@ -33,6 +39,41 @@ _CHECK = (
     "import jass.game.game_sim, jass.arena.arena, jass.service.player_service_app; "
     f"assert m.version('jass-kit') == {KIT_VERSION!r}"
 )
+
+# jass-kit's issue #10 (R5.6): with two trumps in the trick, its undertrump ban compares with
+# the one lower in the natural order (``lowest_trump_played`` in its rule_schieber.py), not
+# with the trick's highest trump (R5.3c). The orders are written out here, not taken from the
+# library under test.
+NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+TRUMP_ORDER = ("J", "9", "A", "K", "Q", "10", "8", "7", "6")
+ISSUE_10 = (
+    "jass-kit issue #10 shape: trump contract, plain suit led, the 2nd and 3rd cards trumps, "
+    "the player (4th) not all trumps; jass-kit also allows the player's trumps ranked between "
+    "the natural-order lower of those two trumps and the trick's highest trump"
+)
+
+
+def kit_card(text: str) -> Card:
+    """A card in jass-kit's notation, suit first."""
+    return Card.parse(text[1:] + text[0])  # "H10" -> "10H"
+
+
+def issue_10_extra(state: dict[str, Any]) -> set[str]:
+    """The cards jass-kit wrongly allows in ``state`` (jass-kit JSON), by the #10 shape alone."""
+    trump = state["trump"]
+    trick = state["tricks"][-1].get("cards", [])
+    hand = state["player"][state["currentPlayer"]]["hand"]
+    if not 0 <= trump <= 3 or len(trick) != 3:
+        return set()
+    suit = "DHSC"[trump]
+    if trick[0][0] == suit or trick[1][0] != suit or trick[2][0] != suit:
+        return set()
+    if all(card[0] == suit for card in hand):
+        return set()  # R5.3d: holding only trumps, any of them is legal in both
+    compared = max(trick[1:], key=lambda card: NATURAL.index(card[1:]))  # jass-kit's choice
+    top = min(trick[1:], key=lambda card: TRUMP_ORDER.index(card[1:]))  # R5.3c
+    low, high = TRUMP_ORDER.index(compared[1:]), TRUMP_ORDER.index(top[1:])
+    return {c for c in hand if c[0] == suit and high < TRUMP_ORDER.index(c[1:]) < low}
 
 
 class KitEnvError(Exception):
@@ -104,8 +145,11 @@ def ensure() -> Path:
     return python
 
 
-def build_wheel(dest: Path) -> Path:
-    """Our wheel, built from the working tree (a few seconds)."""
+def build_wheel(python: Path, dest: Path) -> Path:
+    """Our wheel, built from the working tree; its dependencies installed in the environment.
+
+    The wheel itself is installed later, by :func:`run_script`, under the lock.
+    """
     done = _run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dest), str(ROOT)],
         300,
@@ -113,6 +157,19 @@ def build_wheel(dest: Path) -> Path:
     wheels = sorted(dest.glob("jass-*.whl"))
     if done.returncode != 0 or len(wheels) != 1:
         raise KitEnvError(f"building our wheel failed: {done.stderr.strip()[-500:]}")
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        name = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = wheel.read(name).decode()
+    needed = [
+        line.split(":", 1)[1].strip()
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:") and "extra ==" not in line
+    ]
+    with locked(python.parent.parent, exclusive=True):
+        done = _run([str(python), "-m", "pip", "install", "--quiet", "--retries", "1",
+                     "--timeout", "20", *needed], 600)  # fmt: skip
+    if done.returncode != 0:
+        raise KitEnvError(f"installing {needed} failed: {done.stderr.strip()[-500:]}")
     return wheels[0]
 
 
@@ -153,3 +210,34 @@ def run_script(
     if not lines:
         raise AssertionError(f"{name} printed nothing; stderr:\n{done.stderr[-4000:]}")
     return json.loads(lines[-1])
+
+
+@contextmanager
+def serving(command: list[str], names: int, logs: Path) -> Iterator[dict[str, str]]:
+    """Run a player service; yield its players' urls by name, and stop it afterwards.
+
+    The service prints one line per player whose first ``http`` token is the player's url.
+    Its output goes to files under ``logs`` (a pipe nobody drains could block it).
+    """
+    out, err = logs / "stdout.txt", logs / "stderr.txt"
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        process = subprocess.Popen(command, stdout=stdout, stderr=stderr, text=True)
+    try:
+        urls: dict[str, str] = {}
+        deadline = time.monotonic() + 60
+        while len(urls) < names:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"{command} did not start:\n{err.read_text()[-4000:]}")
+            time.sleep(0.05)
+            for line in out.read_text().splitlines():
+                url = next((word for word in line.split() if word.startswith("http")), None)
+                if url is not None:
+                    urls[url.rsplit("/", 1)[1]] = url
+        yield urls
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

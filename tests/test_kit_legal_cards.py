@@ -11,46 +11,16 @@ the one that is lower in the natural order (``lowest_trump_played`` in its
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from jass import Card, CardSet, InvalidInputError, rules
+from jass import CardSet, InvalidInputError, rules
 from jass.records import from_jasskit
 from tests import kitenv
+from tests.kitenv import ISSUE_10, issue_10_extra, kit_card
 
 HANDS = 200
 SEED = 10
-# Written out here, not taken from the library under test.
-NATURAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
-TRUMP_ORDER = ("J", "9", "A", "K", "Q", "10", "8", "7", "6")
-ISSUE_10 = (
-    "jass-kit issue #10 shape: trump contract, plain suit led, the 2nd and 3rd cards trumps, "
-    "the player (4th) not all trumps; jass-kit also allows the player's trumps ranked between "
-    "the natural-order lower of those two trumps and the trick's highest trump"
-)
-
-
-def kit_card(text: str) -> Card:
-    return Card.parse(text[1:] + text[0])  # "H10" -> "10H"
-
-
-def issue_10_extra(state: dict[str, Any]) -> set[str]:
-    """The cards jass-kit wrongly allows in ``state`` (jass-kit JSON), by the #10 shape alone."""
-    trump = state["trump"]
-    trick = state["tricks"][-1].get("cards", [])
-    hand = state["player"][state["currentPlayer"]]["hand"]
-    if not 0 <= trump <= 3 or len(trick) != 3:
-        return set()
-    suit = "DHSC"[trump]
-    if trick[0][0] == suit or trick[1][0] != suit or trick[2][0] != suit:
-        return set()
-    if all(card[0] == suit for card in hand):
-        return set()  # R5.3d: holding only trumps, any of them is legal in both
-    compared = max(trick[1:], key=lambda card: NATURAL.index(card[1:]))  # jass-kit's choice
-    top = min(trick[1:], key=lambda card: TRUMP_ORDER.index(card[1:]))  # R5.3c
-    low, high = TRUMP_ORDER.index(compared[1:]), TRUMP_ORDER.index(top[1:])
-    return {c for c in hand if c[0] == suit and high < TRUMP_ORDER.index(c[1:]) < low}
 
 
 def test_issue_10_shape_matches_the_rule_books_example() -> None:
