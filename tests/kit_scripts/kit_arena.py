@@ -1,10 +1,11 @@
-"""jass-kit's own Arena plays four network players (``AgentByNetwork``) for a number of hands.
+"""jass-kit's own Arena plays network players (``AgentByNetwork``) for a number of hands.
 
-Run in the jass-kit environment: ``python kit_arena.py HANDS SEED URL_N URL_E URL_S URL_W``.
-The Arena checks every card with jass-kit's rules (``check_move_validity=True``). The last
-line of output is JSON: hands played, the fallbacks (``AgentByNetwork`` only logs an error
-when it answers for a silent player at random, so the errors on its logger are counted), the
-cards jass-kit's rules refuse, and each seat's requests and seconds.
+Run in the jass-kit environment: ``python kit_arena.py HANDS SEED URL_N URL_E URL_S URL_W``;
+a seat given as ``random`` is jass-kit's own random agent (seeded) instead of a network
+player. The Arena checks every card with jass-kit's rules (``check_move_validity=True``).
+The last line of output is JSON: hands played, the fallbacks (``AgentByNetwork`` only logs
+an error when it answers for a silent player at random, so the errors on its logger are
+counted), and each network seat's requests, seconds and cards jass-kit's rules refuse.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def play(hands: int, seed: int, urls: list[str]) -> dict[str, Any]:
     """Play ``hands`` hands of jass-kit's Arena with the players at ``urls``."""
     np: Any = importlib.import_module("numpy")
     network: Any = importlib.import_module("jass.agents.agent_by_network")
+    random_agent: Any = importlib.import_module("jass.agents.agent_random_schieber")
     arena_module: Any = importlib.import_module("jass.arena.arena")
     schieber: Any = importlib.import_module("jass.game.rule_schieber")
     fallbacks = Counter()
@@ -61,7 +63,12 @@ def play(hands: int, seed: int, urls: list[str]) -> dict[str, Any]:
     rule = schieber.RuleSchieber()
     seats: list[dict[str, Any]] = []
     agents = []
-    for url in urls:
+    for number, url in enumerate(urls):
+        if url == "random":
+            agent = random_agent.AgentRandomSchieber()
+            agent._rng = np.random.default_rng(seed + number)  # its own is unseeded
+            agents.append(agent)
+            continue
         seat = {"url": url, "requests": 0, "seconds": 0.0, "illegal": 0}
         agent = network.AgentByNetwork(url)
         agent.action_play_card = timed(seat, agent.action_play_card, rule.get_valid_cards_from_obs)
