@@ -69,4 +69,35 @@ for seed in range(30):
             check(GameObservation.from_json(ours) == theirs, f"observation, seed {seed}, {seat}")
         stages += 1
 print(f"jass-kit reads our hands and observations alike at {stages} stages of 30 hands")
+
+# A game that ends in the middle of a hand (a target reached after a trick, or a thank in the
+# middle of a trick) exports a hand that jass-kit loads: the cards played, nobody to move.
+ended = {"after a trick": 0, "within a trick": 0}
+early_ends = ((jass.rules.EndMode.AUTO, (995, 990)), (jass.rules.EndMode.THANK, (990, 985)))
+for end_mode, scores in early_ends:
+    rules = jass.rules.SCHIEBER.evolve(end_mode=end_mode, target=1000)
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = jass.Game.new(rules, seed=seed, scores=scores).deal()
+        game = game.choose(jass.Contract.standard()[seed % 6])
+        while not game.is_over:
+            thanks = [team for team in jass.Team if game.can_thank(team)]
+            if thanks and rng.random() < 0.5:
+                game = game.thank(thanks[0])
+            else:
+                game = game.play(rng.choice(game.legal_moves().cards()))
+        if len(game.plays) in (0, 36):
+            continue
+        data = jass.records.to_jasskit(game)
+        kit_state = GameState.from_json(data)
+        where = f"{end_mode.name} seed {seed}"
+        check(kit_state is not None, f"jass-kit reads a hand that ended early ({where})")
+        check(kit_state.nr_played_cards == len(game.plays), f"cards played ({where})")
+        check(data["currentPlayer"] == -1 and kit_state.player == -1, f"no one to move ({where})")
+        for player in range(4):
+            observation_from_state(kit_state, player)
+        check(jass.records.from_jasskit(data, rules).plays == game.plays, f"round trip ({where})")
+        ended["within a trick" if len(game.plays) % 4 else "after a trick"] += 1
+check(all(ended.values()), f"both kinds of early end were met: {ended}")
+print(f"jass-kit reads hands of games that ended early: {ended}")
 print(f"jass {jass.__version__} and jass-kit share one environment: {result.deals} deals played")

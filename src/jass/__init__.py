@@ -8,6 +8,13 @@
 1
 """
 
+import pkgutil
+
+# jass-kit installs its subpackages (jass.game, jass.agents, ...) into the same top-level
+# jass, with no __init__.py of its own. Extending the path lets Python find them even when
+# this package lives elsewhere (an editable install, a source checkout on sys.path).
+__path__ = pkgutil.extend_path(__path__, __name__)
+
 from jass import rules
 from jass._version import __version__
 from jass.actions import (

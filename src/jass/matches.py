@@ -460,7 +460,10 @@ class MatchResult:
 
 
 def _name(factory: object) -> str:
-    """A short name for a bot factory: the class or function it builds bots with."""
+    """A short name for a bot factory: its ``label``, or the class or function it calls."""
+    label = getattr(factory, "label", None)
+    if isinstance(label, str):
+        return label
     while isinstance(factory, partial):
         factory = factory.func
     name = getattr(factory, "__qualname__", None) or type(factory).__qualname__

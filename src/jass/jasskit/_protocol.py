@@ -23,9 +23,19 @@ from jass.actions import Action, Choose, Play, Shove
 from jass.contracts import Contract
 from jass.errors import InvalidInputError
 from jass.hand import Phase
+from jass.rules import RuleSet
 from jass.view import PlayerView
 
-__all__ = ["CARD", "INFO", "ROUTES", "TRUMP", "read_answer", "route_for", "write_answer"]
+__all__ = [
+    "CARD",
+    "INFO",
+    "ROUTES",
+    "TRUMP",
+    "check_ruleset",
+    "read_answer",
+    "route_for",
+    "write_answer",
+]
 
 #: The route that asks for the trump: ``{"trump": 0-5 or 10}``.
 TRUMP: Final = "action_trump"
@@ -93,3 +103,24 @@ def write_answer(route: str, action: Action) -> dict[str, Any]:
     if route == CARD and isinstance(action, Play):
         return {"card": to_kit_card(action.card)}
     raise InvalidInputError(f"{action!r} cannot be answered on route {route!r}")
+
+
+def check_ruleset(ruleset: object) -> RuleSet:
+    """``ruleset``, if jass-kit's protocol can carry every decision it allows; else an error.
+
+    >>> import jass
+    >>> check_ruleset(jass.rules.JASSKIT) is jass.rules.JASSKIT
+    True
+    >>> check_ruleset(jass.rules.SCHIEBER.evolve(allow_shove_back=True))
+    Traceback (most recent call last):
+    ...
+    jass.errors.InvalidInputError: jass-kit's protocol has no shove back (allow_shove_back)
+    """
+    if not isinstance(ruleset, RuleSet):
+        raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+    extra = sorted(c.name for c in ruleset.contracts if c.name not in KIT_TRUMPS)
+    if extra:
+        raise InvalidInputError(f"jass-kit's protocol has no contract {', '.join(extra)}")
+    if ruleset.allow_shove_back:
+        raise InvalidInputError("jass-kit's protocol has no shove back (allow_shove_back)")
+    return ruleset

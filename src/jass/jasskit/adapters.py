@@ -26,7 +26,14 @@ from jass._kitformat import from_jasskit_observation, to_jasskit_observation
 from jass.actions import Action
 from jass.bots import Bot, RuleBot
 from jass.errors import BotAnswerError, InvalidInputError, JassError, MissingDependencyError
-from jass.jasskit._protocol import CARD, TRUMP, read_answer, route_for, write_answer
+from jass.jasskit._protocol import (
+    CARD,
+    TRUMP,
+    check_ruleset,
+    read_answer,
+    route_for,
+    write_answer,
+)
 from jass.rules import JASSKIT, RuleSet
 from jass.view import PlayerView
 
@@ -126,7 +133,7 @@ class KitAgentBot:
                 answer: Any = {"trump": operator.index(self.agent.action_trump(obs))}
             else:
                 card = operator.index(self.agent.action_play_card(obs))
-                answer = {"card": const.card_strings[card]}
+                answer = {"card": str(const.card_strings[card])}  # a numpy string
         except Exception as exc:
             raise BotAnswerError(
                 f"jass-kit agent {name} failed on {route}: {type(exc).__name__}: {exc}", view=view
@@ -164,8 +171,7 @@ def as_kit_agent(bot: Bot, ruleset: RuleSet = JASSKIT) -> Any:
     """
     if not isinstance(bot, Bot):
         raise InvalidInputError(f"as_kit_agent takes a Bot, got {bot!r}")
-    if not isinstance(ruleset, RuleSet):
-        raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+    check_ruleset(ruleset)
     agents = _kit("jass.agents.agent", "as_kit_agent")
     const = _kit("jass.game.const", "as_kit_agent")
 

@@ -208,6 +208,15 @@ class RemoteBotFactory:
     timeout: float
     fallback: Callable[[int], Bot] | None
 
+    @property
+    def label(self) -> str:
+        """The name a match result gives the team: the service's address.
+
+        >>> RemoteBotFactory("http://127.0.0.1:8888/rule", 10.0, None).label
+        'RemoteBot(http://127.0.0.1:8888/rule)'
+        """
+        return f"RemoteBot({self.url})"
+
     def __call__(self, seed: int) -> RemoteBot:
         """A fresh bot; its fallback bot, if any, is made with ``seed``.
 

@@ -40,7 +40,15 @@ from jass._kitformat import from_jasskit_observation, kit_seat
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
-from jass.jasskit._protocol import CARD, INFO, ROUTES, TRUMP, route_for, write_answer
+from jass.jasskit._protocol import (
+    CARD,
+    INFO,
+    ROUTES,
+    TRUMP,
+    check_ruleset,
+    route_for,
+    write_answer,
+)
 from jass.rules import JASSKIT, RuleSet
 from jass.view import PlayerView
 
@@ -83,7 +91,8 @@ class PlayerServer:
         host: the address to listen on; ``127.0.0.1`` (the default) serves this machine
             only, ``0.0.0.0`` every network.
         port: the port; 0 lets the system choose one (see :attr:`url`).
-        ruleset: the rules the observations are read and answered under (jass-kit's).
+        ruleset: the rules the observations are read and answered under (jass-kit's); its
+            contracts must be jass-kit's (four trumps, Obenabe, Undenufe), with no shove back.
         seed: the seed that the bots' seeds are derived from.
 
     Use it as a context manager (served on a background thread), or call
@@ -121,8 +130,7 @@ class PlayerServer:
                 raise InvalidInputError(f"player {name!r}: {bot!r} is not a bot or a bot factory")
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise InvalidInputError(f"port must be 0-65535, got {port!r}")
-        if not isinstance(ruleset, RuleSet):
-            raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+        check_ruleset(ruleset)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         self.ruleset = ruleset
