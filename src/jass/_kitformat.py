@@ -17,7 +17,7 @@ Obenabe, Undenufe; ``"forehand"`` is 1 if the forehand chose, 0 once the choice 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
 from jass.cards import Card, CardSet
@@ -26,8 +26,8 @@ from jass.errors import InvalidInputError, JassError
 from jass.hand import Trick
 from jass.rules import JASSKIT, SCHIEBER, RuleSet
 from jass.seats import Seat
-from jass.state import Game
-from jass.view import PlayerView, excluded_cards
+from jass.state import Game, play_unchecked
+from jass.view import PlayerView, excluded_cards, view_with_excluded
 
 __all__ = ["from_jasskit", "from_jasskit_observation", "to_jasskit", "to_jasskit_observation"]
 
@@ -170,7 +170,9 @@ def _kit_hand(
     }
 
 
-def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Game:
+def from_jasskit(
+    data: Mapping[str, Any], ruleset: RuleSet | None = None, *, kit_undertrumps: bool = False
+) -> Game:
     """Replay a hand in the jass-kit / Swisslos JSON format through the rules, checking it.
 
     The result is a :class:`~jass.Game` whose first hand is that hand (its dealer is the
@@ -178,6 +180,10 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
     ``points`` must be what the rules give; otherwise :class:`~jass.InvalidInputError` names
     the trick, the card and the reason. ``ruleset`` (default ``SCHIEBER``) gives the scoring
     options; the game starts from no points, with the record's dealer.
+
+    ``kit_undertrumps=True`` lets through the undertrumps that jass-kit allows and the rules
+    do not (its open issue #10, see :func:`from_jasskit_observation`), to read jass-kit's logs
+    whole; the game then holds a card that broke a rule, and its record cannot be replayed.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
@@ -187,11 +193,23 @@ def from_jasskit(data: Mapping[str, Any], ruleset: RuleSet | None = None) -> Gam
     if ruleset is not None and not isinstance(ruleset, RuleSet):
         raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
     dealer, held, tricks = _read_hand(data, "hand")
-    return _replay(data, ruleset or SCHIEBER, dealer, _dealt(held, tricks), tricks)
+    dealt = _dealt(held, tricks)
+    plays = _plays(tricks)
+    contract = _kit_contract(data.get("trump"))
+    unchecked: set[int] = set()
+    while True:
+        try:
+            return _replay(data, ruleset or SCHIEBER, dealer, dealt, tricks, unchecked)
+        except _CardRefusedError as exc:  # noqa: PERF203  (at most one retry per card)
+            if not (kit_undertrumps and contract is not None and exc.index not in unchecked):
+                raise
+            if not _kit_allows(plays, exc.index, contract):
+                raise
+            unchecked.add(exc.index)
 
 
 def from_jasskit_observation(
-    data: Mapping[str, Any], ruleset: RuleSet | None = None
+    data: Mapping[str, Any], ruleset: RuleSet | None = None, *, kit_undertrumps: bool = False
 ) -> PlayerView:
     """Read a jass-kit ``GameObservation`` JSON (what a player service receives) as a view.
 
@@ -202,6 +220,12 @@ def from_jasskit_observation(
     could not follow suit, who undertrumped); the view hides them, so a bot cannot tell which.
     An observation that no deal explains raises :class:`~jass.InvalidInputError` naming the
     trick and the card, and so does a wrong ``currentPlayer``.
+
+    ``kit_undertrumps=True`` accepts, from the other players only, the undertrumps that
+    jass-kit allows and the rules do not (its open issue #10: on a plain lead with two
+    trumps in the trick, a trump above the lower of the two in natural order but below the
+    higher). jass-kit's referee lets them through, so a player service in its tournament
+    meets them; such a card tells nothing about its player's hand.
 
     >>> import jass
     >>> g = jass.Game.new(jass.rules.JASSKIT, seed=3).deal().choose("hearts")
@@ -230,15 +254,29 @@ def from_jasskit_observation(
             f"jass-kit observation: player {kit_seat(seat)} holds {held[seat].bit_count()} cards "
             f"and played {played[seat].bit_count()}; that makes {dealt[seat].bit_count()}, not 9"
         )
-    plays = [
-        (Seat((first + position) & 3), card)
-        for first, cards in tricks
-        for position, card in enumerate(cards)
-        if first is not None
-    ]
+    plays = _plays(tricks)
     contract = _kit_contract(data.get("trump"))
-    deal = _fill(dealt, seat, plays, contract, ruleset)
-    view = _replay(data, ruleset, dealer, deal, tricks).view(seat)
+    unchecked: set[int] = set()  # the plays read as jass-kit allowed them
+    while True:
+        try:
+            deal = _fill(dealt, seat, plays, contract, ruleset, unchecked)
+            game = _replay(data, ruleset, dealer, deal, tricks, unchecked)
+            break
+        except _CardRefusedError as exc:
+            if not (
+                kit_undertrumps
+                and plays[exc.index][0] != seat
+                and exc.index not in unchecked
+                and contract is not None
+                and _kit_allows(plays, exc.index, contract)
+            ):
+                raise
+            unchecked.add(exc.index)
+    view = game.view(seat)
+    if unchecked and contract is not None:
+        view = view_with_excluded(
+            view, excluded_cards(plays, contract, ruleset, unchecked=unchecked)
+        )
     mover = data.get("currentPlayer", -1)
     expected = kit_seat(view.to_move) if view.to_move is not None else -1
     if isinstance(mover, bool) or mover != expected:
@@ -252,6 +290,41 @@ def from_jasskit_observation(
 # --- reading -----------------------------------------------------------------------------
 
 _Tricks = list[tuple[int | None, list[Card]]]  # (the leader's seat, the cards) per trick
+
+
+class _CardRefusedError(InvalidInputError):
+    """A card of the hand that the rules refuse; ``index`` numbers it among the plays."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def _plays(tricks: _Tricks) -> list[tuple[Seat, Card]]:
+    return [
+        (Seat((first + position) & 3), card)
+        for first, cards in tricks
+        for position, card in enumerate(cards)
+        if first is not None
+    ]
+
+
+def _kit_allows(plays: Sequence[tuple[Seat, Card]], index: int, contract: Contract) -> bool:
+    """Whether play ``index`` is a trump that jass-kit allows on a plain lead (its issue #10).
+
+    That is the fourth card, after two trumps, above the lower of the two in the natural
+    order of ranks (jass-kit compares them so), though perhaps below the higher.
+    """
+    trumps = contract.trump_mask
+    if not trumps or index % 4 != 3:
+        return False
+    lead, second, third, card = (c for _, c in plays[index - 3 : index + 1])
+    if 1 << lead & trumps or not (1 << second & trumps and 1 << third & trumps):
+        return False
+    if not 1 << card & trumps:
+        return False
+    lower = min(second, third, key=lambda c: c.rank)  # natural order: 6 low, A high
+    return bool(contract.above[lower] >> card & 1)
 
 
 def _kit_player(value: object, field: str) -> int:
@@ -345,6 +418,7 @@ def _fill(
     plays: list[tuple[Seat, Card]],
     contract: Contract | None,
     ruleset: RuleSet,
+    unchecked: set[int],
 ) -> list[int]:
     """The dealt hands, with the unseen cards given out so that every card played stays legal.
 
@@ -355,13 +429,15 @@ def _fill(
     if contract is None or not plays:
         filled = _share(unseen, room, [0, 0, 0, 0])
     else:
-        filled = _share(unseen, room, [int(c) for c in excluded_cards(plays, contract, ruleset)])
+        shown = excluded_cards(plays, contract, ruleset, unchecked=unchecked)
+        filled = _share(unseen, room, [int(c) for c in shown])
         if filled is None:
             for count in range(1, len(plays) + 1):
-                before = [int(c) for c in excluded_cards(plays[:count], contract, ruleset)]
-                if _share(unseen, room, before) is None:
+                shown = excluded_cards(plays[:count], contract, ruleset, unchecked=unchecked)
+                if _share(unseen, room, [int(c) for c in shown]) is None:
                     seat, card = plays[count - 1]
-                    raise InvalidInputError(
+                    raise _CardRefusedError(
+                        count - 1,
                         f"jass-kit trick {(count - 1) // 4}, card {to_kit_card(card)}: player "
                         f"{kit_seat(seat)} could not have played it; the cards it shows player "
                         f"{kit_seat(seat)} did not hold leave too few for its hand"
@@ -409,9 +485,17 @@ def _share(cards: int, room: list[int], excluded: list[int]) -> list[int] | None
 
 
 def _replay(
-    data: Mapping[str, Any], ruleset: RuleSet, dealer: int, dealt: list[int], tricks: _Tricks
+    data: Mapping[str, Any],
+    ruleset: RuleSet,
+    dealer: int,
+    dealt: list[int],
+    tricks: _Tricks,
+    unchecked: Collection[int] = (),
 ) -> Game:
-    """Deal ``dealt`` and play the hand's contract and cards through the rules."""
+    """Deal ``dealt`` and play the hand's contract and cards through the rules.
+
+    The plays numbered in ``unchecked`` (which jass-kit allowed) are not checked.
+    """
     if not dealt[(dealer + 1) & 3]:
         raise InvalidInputError("jass-kit hands: the forehand holds no card")
     game = Game.new(ruleset, seed=0, dealer=dealer)
@@ -437,6 +521,7 @@ def _replay(
     except JassError as exc:
         raise InvalidInputError(f"jass-kit field 'trump': {exc}") from None
     raw = data["tricks"]
+    number = 0  # of the play in the hand
     for index, (first, cards) in enumerate(tricks):
         if cards and first != game.trick_leader:
             raise InvalidInputError(
@@ -445,13 +530,14 @@ def _replay(
             )
         for card in cards:
             try:
-                game = game.play(card)
-            except JassError as exc:  # noqa: PERF203  (the error path names the trick and card)
+                game = play_unchecked(game, card) if number in unchecked else game.play(card)
+            except JassError as exc:
                 player = f"player {kit_seat(int(game.to_move or 0))}"
                 why = str(exc).replace("you hold", f"{player} holds")
-                raise InvalidInputError(
-                    f"jass-kit trick {index}, card {to_kit_card(card)} of {player}: {why}"
+                raise _CardRefusedError(
+                    number, f"jass-kit trick {index}, card {to_kit_card(card)} of {player}: {why}"
                 ) from None
+            number += 1
         if len(cards) == 4:
             done = game.tricks[index]
             for field, expected in (("win", kit_seat(done.winner)), ("points", done.points)):

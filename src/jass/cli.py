@@ -352,7 +352,9 @@ def _serve(args: argparse.Namespace) -> int:
             raise InvalidInputError(f"--bot {spec}: the name {name!r} is taken")
         kinds[name] = kind
     bots = {name: partial(make_bot, kind, seconds=args.seconds) for name, kind in kinds.items()}
-    server = PlayerServer(bots, args.host, args.port, seed=args.seed)
+    server = PlayerServer(
+        bots, args.host, args.port, seed=args.seed, kit_undertrumps=not args.strict
+    )
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
@@ -418,6 +420,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8888, help="port (0: any free port)")
     serve.add_argument("--seconds", type=float, default=1.0, help="MonteCarloBot budget per move")
     serve.add_argument("--seed", type=int, default=0, help="seed the bots' seeds come from")
+    serve.add_argument(
+        "--strict", action="store_true",
+        help="refuse (400) other players' undertrumps that only jass-kit's issue #10 allows",
+    )  # fmt: skip
     return parser
 
 

@@ -1273,3 +1273,20 @@ def _weis_choice(weis: object) -> tuple[Weis, ...]:
         if not isinstance(item, Weis):
             raise InvalidInputError(f"declare_weis takes Weis values, got {item!r} in {weis!r}")
     return chosen
+
+
+def play_unchecked(game: Game, card: Card) -> Game:
+    """``game.play(card)`` for a held card that the rules may refuse.
+
+    For replaying another engine's records, where that engine allowed the card (an
+    undertrump that only jass-kit's issue #10 allows); the result is a game in which a rule
+    was broken, so this is not for play. ``game`` itself must be a throwaway step of the
+    replay: its cache of legal cards is widened.
+
+    >>> g = Game.new(seed=1).deal().choose("hearts")
+    >>> card = g.legal_moves().cards()[0]
+    >>> play_unchecked(g, card).trick == (card,)
+    True
+    """
+    _set_legal(game, CardSet(int(game.legal_moves()) | 1 << card))
+    return game.play(card)

@@ -17,7 +17,7 @@ holds no trump but perhaps the Buur, and a seat that undertrumped holds only tru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Final, Protocol
 
 from jass.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
@@ -31,7 +31,7 @@ from jass.scoring import GameResult, HandScore
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
-__all__ = ["PlayerView", "excluded_cards"]
+__all__ = ["PlayerView", "excluded_cards", "view_with_excluded"]
 
 _SEATS: Final = tuple(Seat)
 _FULL: Final = (1 << 36) - 1
@@ -654,12 +654,37 @@ _set_excluded: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_
 _set_declared: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_declared"].__set__
 
 
+def view_with_excluded(
+    view: PlayerView, excluded: tuple[CardSet, CardSet, CardSet, CardSet]
+) -> PlayerView:
+    """A view of the same seat and game that reports ``excluded`` as what is known.
+
+    For a game replayed from another engine's records, where some cards played were not
+    checked by the rules and tell nothing (see :func:`excluded_cards`).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=5).deal().choose("hearts")
+    >>> empty = (CardSet(), CardSet(), CardSet(), CardSet())
+    >>> view_with_excluded(g.view(0), empty).excluded == empty
+    True
+    """
+    fresh = PlayerView(view._game, view.seat)
+    _set_excluded(fresh, excluded)
+    return fresh
+
+
 def excluded_cards(
-    plays: Sequence[tuple[Seat, Card]], contract: Contract, ruleset: RuleSet
+    plays: Sequence[tuple[Seat, Card]],
+    contract: Contract,
+    ruleset: RuleSet,
+    *,
+    unchecked: Collection[int] = (),
 ) -> tuple[CardSet, CardSet, CardSet, CardSet]:
     """For each seat, the cards the rules show it cannot hold, from the cards played.
 
-    Each card played was legal (RULES.md §5), which tells:
+    Each card played was legal (RULES.md §5), except the plays whose indexes are in
+    ``unchecked`` (cards another engine allowed, read from its records), which tell nothing.
+    A legal card tells:
 
     - a card of neither the led suit nor trumps: the seat had no card of the led suit;
     - no trump on a trump lead: the seat's only trump, if any, is the Buur;
@@ -678,9 +703,9 @@ def excluded_cards(
         trick = plays[start : start + 4]
         led_mask = SUIT_MASKS[trick[0][1] // 9]
         top = _FULL  # the trumps that beat every trump in the trick so far
-        for seat, card in trick[1:]:
+        for offset, (seat, card) in enumerate(trick[1:], start + 1):
             bit = 1 << card
-            if not bit & led_mask:
+            if not bit & led_mask and offset not in unchecked:
                 if not bit & trumps:
                     # Neither followed nor trumped: no card of the led suit (or, on a trump
                     # lead, no trump but the Buur).

@@ -158,11 +158,13 @@ class KitAgentBot:
         return action
 
 
-def as_kit_agent(bot: Bot, ruleset: RuleSet = JASSKIT) -> Any:
+def as_kit_agent(bot: Bot, ruleset: RuleSet = JASSKIT, *, kit_undertrumps: bool = True) -> Any:
     """One of our bots as a jass-kit ``Agent``, for jass-kit's ``Arena``.
 
     Each observation is read with :func:`jass.records.from_jasskit_observation` under
-    ``ruleset`` (every card in it checked), and the bot answers from the view it gives.
+    ``ruleset`` (every card in it checked), and the bot answers from the view it gives. Its
+    Arena lets the other players undertrump as only jass-kit's issue #10 allows;
+    ``kit_undertrumps`` (true by default) reads those cards as it does.
 
     >>> from jass.bots import RuleBot
     >>> try:
@@ -175,6 +177,7 @@ def as_kit_agent(bot: Bot, ruleset: RuleSet = JASSKIT) -> Any:
     if not isinstance(bot, Bot):
         raise InvalidInputError(f"as_kit_agent takes a Bot, got {bot!r}")
     check_ruleset(ruleset)
+    lenient = bool(kit_undertrumps)
     agents = _kit("jass.agents.agent", "as_kit_agent")
     const = _kit("jass.game.const", "as_kit_agent")
 
@@ -187,11 +190,11 @@ def as_kit_agent(bot: Bot, ruleset: RuleSet = JASSKIT) -> Any:
             return f"as_kit_agent({bot!r})"
 
         def action_trump(self, obs: Any) -> int:
-            view = from_jasskit_observation(obs.to_json(), ruleset)
+            view = from_jasskit_observation(obs.to_json(), ruleset, kit_undertrumps=lenient)
             return int(write_answer(TRUMP, bot.choose_action(view))["trump"])
 
         def action_play_card(self, obs: Any) -> int:
-            view = from_jasskit_observation(obs.to_json(), ruleset)
+            view = from_jasskit_observation(obs.to_json(), ruleset, kit_undertrumps=lenient)
             card = write_answer(CARD, bot.choose_action(view))["card"]
             return int(const.card_ids[card])
 

@@ -94,6 +94,9 @@ class PlayerServer:
         ruleset: the rules the observations are read and answered under (jass-kit's); its
             contracts must be jass-kit's (four trumps, Obenabe, Undenufe), with no shove back.
         seed: the seed that the bots' seeds are derived from.
+        kit_undertrumps: accept the other players' undertrumps that jass-kit's referee
+            allows and the rules do not (its open issue #10); see
+            :func:`jass.records.from_jasskit_observation`. ``False`` refuses them with 400.
 
     Use it as a context manager (served on a background thread), or call
     :meth:`serve_forever`.
@@ -113,6 +116,7 @@ class PlayerServer:
         *,
         ruleset: RuleSet = JASSKIT,
         seed: int = 0,
+        kit_undertrumps: bool = True,
     ) -> None:
         if not isinstance(bots, Mapping) or not bots:
             raise InvalidInputError(f"bots must map names to bots, got {bots!r}")
@@ -135,6 +139,7 @@ class PlayerServer:
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         self.ruleset = ruleset
         self.seed = seed
+        self.kit_undertrumps = bool(kit_undertrumps)
         self._host = host
         server_class = _Server6 if ":" in host else _Server
         try:
@@ -264,7 +269,9 @@ class PlayerServer:
         except (ValueError, RecursionError) as exc:
             return 400, {"error": f"the body is not valid JSON: {exc}"}
         try:
-            view = from_jasskit_observation(data, self.ruleset)
+            view = from_jasskit_observation(
+                data, self.ruleset, kit_undertrumps=self.kit_undertrumps
+            )
         except JassError as exc:
             return 400, {"error": f"the observation is refused: {exc}"}
         if route == INFO:
