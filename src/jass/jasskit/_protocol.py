@@ -20,9 +20,9 @@ from typing import Any, Final
 
 from jass._kitformat import KIT_PUSH, KIT_TRUMPS, kit_card, to_kit_card
 from jass.actions import Action, Choose, Play, Shove, Thank
-from jass.bots import Bot
+from jass.bots import Bot, RuleBot
 from jass.contracts import Contract
-from jass.errors import InvalidInputError
+from jass.errors import BotAnswerError, InvalidInputError
 from jass.hand import Phase
 from jass.rules import RuleSet
 from jass.view import PlayerView
@@ -32,6 +32,7 @@ __all__ = [
     "INFO",
     "ROUTES",
     "TRUMP",
+    "OutsidePlayer",
     "check_ruleset",
     "decided_locally",
     "read_answer",
@@ -149,3 +150,53 @@ def decided_locally(view: PlayerView, rules_bot: Bot) -> Action | None:
         if isinstance(choice, Thank):
             return choice
     return None
+
+
+class OutsidePlayer:
+    """The part that every bot standing for a player outside the library shares.
+
+    Such a bot asks its player (with ``_ask``, which a subclass defines) for the trump and the
+    cards, takes the decisions that jass-kit's protocol cannot ask with a
+    :class:`~jass.bots.RuleBot`, and on a :class:`~jass.errors.BotAnswerError` lets its
+    ``fallback`` bot answer (counted in :attr:`fallbacks` and :attr:`refusals`), or raises.
+
+    >>> from jass.bots import RandomBot
+    >>> OutsidePlayer(RandomBot(1)).fallbacks
+    0
+    """
+
+    def __init__(self, fallback: Bot | None = None) -> None:
+        if fallback is not None and (isinstance(fallback, type) or not isinstance(fallback, Bot)):
+            raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
+        self.fallback = fallback
+        self.fallbacks = 0
+        self.refusals: list[BotAnswerError] = []
+        self._rules_bot = RuleBot()
+
+    def choose_action(self, view: PlayerView) -> Action:
+        """The player's answer for ``view``, or the fallback bot's if it gave none usable.
+
+        >>> import jass
+        >>> g = jass.Game.new(jass.rules.JASSKIT, seed=1).deal()
+        >>> OutsidePlayer().choose_action(g.view(g.to_move))
+        Traceback (most recent call last):
+        ...
+        NotImplementedError: OutsidePlayer._ask
+        """
+        local = decided_locally(view, self._rules_bot)  # Weis by hand, thanking
+        if local is not None:
+            return local
+        route = route_for(view)
+        assert route is not None  # noqa: S101  (decided_locally took every other decision)
+        try:
+            return self._ask(view, route)
+        except BotAnswerError as exc:
+            if self.fallback is None:
+                raise
+            self.fallbacks += 1
+            self.refusals.append(exc)
+            return self.fallback.choose_action(view)
+
+    def _ask(self, view: PlayerView, route: str) -> Action:
+        """Ask the player on ``route``: a legal action, or a :class:`BotAnswerError`."""
+        raise NotImplementedError("OutsidePlayer._ask")

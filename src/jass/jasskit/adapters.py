@@ -24,15 +24,14 @@ from typing import Any
 
 from jass._kitformat import from_jasskit_observation, to_jasskit_observation
 from jass.actions import Action
-from jass.bots import Bot, RuleBot
+from jass.bots import Bot
 from jass.errors import BotAnswerError, InvalidInputError, JassError, MissingDependencyError
 from jass.jasskit._protocol import (
     CARD,
     TRUMP,
+    OutsidePlayer,
     check_ruleset,
-    decided_locally,
     read_answer,
-    route_for,
     write_answer,
 )
 from jass.rules import JASSKIT, RuleSet
@@ -53,7 +52,7 @@ def _kit(module: str, needed_by: str) -> Any:
         ) from None
 
 
-class KitAgentBot:
+class KitAgentBot(OutsidePlayer):
     """A jass-kit ``Agent`` as our :class:`~jass.bots.Bot`, asked with its own observations.
 
     Its answers are checked against our rules: an illegal one (such as an undertrump that
@@ -77,13 +76,8 @@ class KitAgentBot:
         for method in ("action_trump", "action_play_card"):
             if not callable(getattr(agent, method, None)):
                 raise InvalidInputError(f"{agent!r} is not a jass-kit Agent: it has no {method}()")
-        if fallback is not None and (isinstance(fallback, type) or not isinstance(fallback, Bot)):
-            raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
+        super().__init__(fallback)
         self.agent = agent
-        self.fallback = fallback
-        self.fallbacks = 0
-        self.refusals: list[BotAnswerError] = []
-        self._rules_bot = RuleBot()
 
     def __repr__(self) -> str:
         """The agent wrapped.
@@ -112,19 +106,7 @@ class KitAgentBot:
         >>> action
         Shove()
         """
-        local = decided_locally(view, self._rules_bot)  # Weis by hand, thanking
-        if local is not None:
-            return local
-        route = route_for(view)
-        assert route is not None  # noqa: S101  (decided_locally took every other decision)
-        try:
-            return self._ask(view, route)
-        except BotAnswerError as exc:
-            if self.fallback is None:
-                raise
-            self.fallbacks += 1
-            self.refusals.append(exc)
-            return self.fallback.choose_action(view)
+        return super().choose_action(view)
 
     def _ask(self, view: PlayerView, route: str) -> Action:
         observations = _kit("jass.game.game_observation", "KitAgentBot")

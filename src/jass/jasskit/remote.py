@@ -26,10 +26,10 @@ import attrs
 
 from jass._kitformat import to_jasskit_observation
 from jass.actions import Action
-from jass.bots import Bot, RuleBot
+from jass.bots import Bot
 from jass.cards import Card
 from jass.errors import InvalidInputError, JassError, RemotePlayerError
-from jass.jasskit._protocol import decided_locally, read_answer, route_for
+from jass.jasskit._protocol import OutsidePlayer, read_answer
 from jass.play import explain_illegal
 from jass.view import PlayerView
 
@@ -38,7 +38,7 @@ __all__ = ["RemoteBot", "RemoteBotFactory"]
 _MAX_ANSWER: Final = 1 << 16  # bytes; an answer is a few dozen
 
 
-class RemoteBot:
+class RemoteBot(OutsidePlayer):
     """A bot that asks a jass-kit player service at ``url`` for its trump and its cards.
 
     Args:
@@ -69,15 +69,10 @@ class RemoteBot:
             raise InvalidInputError(f"url must be an http:// or https:// address, got {url!r}")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
             raise InvalidInputError(f"timeout must be a positive number of seconds: {timeout!r}")
-        if fallback is not None and (isinstance(fallback, type) or not isinstance(fallback, Bot)):
-            raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
+        super().__init__(fallback)
         self.url = url.rstrip("/")
         self.timeout = float(timeout)
-        self.fallback = fallback
-        self.fallbacks = 0
         self.requests = 0
-        self.refusals: list[RemotePlayerError] = []
-        self._rules_bot = RuleBot()
 
     def __repr__(self) -> str:
         """The bot's address and its settings.
@@ -123,19 +118,7 @@ class RemoteBot:
         ...     print(exc.url)
         http://127.0.0.1:9/nobody
         """
-        local = decided_locally(view, self._rules_bot)  # Weis by hand, thanking
-        if local is not None:
-            return local
-        route = route_for(view)
-        assert route is not None  # noqa: S101  (decided_locally took every other decision)
-        try:
-            return self._ask(view, route)
-        except RemotePlayerError as exc:
-            if self.fallback is None:
-                raise
-            self.fallbacks += 1
-            self.refusals.append(exc)
-            return self.fallback.choose_action(view)
+        return super().choose_action(view)
 
     def _ask(self, view: PlayerView, route: str) -> Action:
         url = f"{self.url}/{route}"
