@@ -27,7 +27,7 @@ from jass.hand import Trick
 from jass.rules import JASSKIT, SCHIEBER, RuleSet
 from jass.seats import Seat
 from jass.state import Game, play_unchecked
-from jass.view import PlayerView, excluded_cards, view_with_excluded
+from jass.view import PlayerView, excluded_cards
 
 __all__ = ["from_jasskit", "from_jasskit_observation", "to_jasskit", "to_jasskit_observation"]
 
@@ -256,27 +256,19 @@ def from_jasskit_observation(
         )
     plays = _plays(tricks)
     contract = _kit_contract(data.get("trump"))
-    unchecked: set[int] = set()  # the plays read as jass-kit allowed them
-    while True:
-        try:
-            deal = _fill(dealt, seat, plays, contract, ruleset, unchecked)
-            game = _replay(data, ruleset, dealer, deal, tricks, unchecked)
-            break
-        except _CardRefusedError as exc:
-            if not (
-                kit_undertrumps
-                and plays[exc.index][0] != seat
-                and exc.index not in unchecked
-                and contract is not None
-                and _kit_allows(plays, exc.index, contract)
-            ):
-                raise
-            unchecked.add(exc.index)
-    view = game.view(seat)
-    if unchecked and contract is not None:
-        view = view_with_excluded(
-            view, excluded_cards(plays, contract, ruleset, unchecked=unchecked)
-        )
+    # The other players' cards that jass-kit allows and the rules may not: read unchecked,
+    # so that they tell nothing about their players' hands (the viewer cannot tell whether
+    # such a card broke a rule).
+    unchecked = {
+        index
+        for index, (player, _) in enumerate(plays)
+        if kit_undertrumps
+        and player != seat
+        and contract is not None
+        and _kit_allows(plays, index, contract)
+    }
+    deal = _fill(dealt, seat, plays, contract, ruleset, unchecked)
+    view = _replay(data, ruleset, dealer, deal, tricks, unchecked).view(seat)
     mover = data.get("currentPlayer", -1)
     expected = kit_seat(view.to_move) if view.to_move is not None else -1
     if isinstance(mover, bool) or mover != expected:

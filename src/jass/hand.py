@@ -333,6 +333,7 @@ class HandContext:
         "stoeck_seat",
         "strict_undertrump",
         "table",
+        "unchecked",
         "weis_on",
     )
 
@@ -353,6 +354,8 @@ class HandContext:
     #: undertrump_only_trumps is ONLY_IF_NO_HIGHER: the ``strict`` of play.legal_mask.
     strict_undertrump: bool
     table: tuple[int, ...]
+    #: The indexes (into the hand's plays) of cards played without the rules' check.
+    unchecked: frozenset[int]
     weis_on: bool
 
     def __init__(self, facts: GameFacts) -> None:
@@ -369,6 +372,7 @@ class HandContext:
         """Set the hand and what its contract fixes."""
         rules = self.rules
         self.hand_info = hand
+        self.unchecked = frozenset()
         contract = hand.contract if hand is not None else None
         # A placeholder contract before one is named: read only in the PLAY phase.
         self.contract = contract if contract is not None else Contract.OBENABE
@@ -409,6 +413,7 @@ class HandContext:
         new.stoeck_seat = self.stoeck_seat
         new.strict_undertrump = self.strict_undertrump
         new.table = self.table
+        new.unchecked = self.unchecked
         new.weis_on = self.weis_on
         return new
 
@@ -422,6 +427,12 @@ class HandContext:
         """The context after a hand is scored."""
         new = self._clone()
         new.results = (*self.results, score)
+        return new
+
+    def with_unchecked(self, index: int) -> HandContext:
+        """The context after play ``index`` of the hand was made without the rules' check."""
+        new = self._clone()
+        new.unchecked = self.unchecked | {index}
         return new
 
     def with_outcome(self, outcome: GameResult) -> HandContext:
@@ -447,4 +458,5 @@ class HandContext:
             self.results,
             self.outcome,
             self.reached,
+            self.unchecked,
         )

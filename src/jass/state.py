@@ -388,6 +388,19 @@ class Game:
         return tuple(actions)
 
     @property
+    def unchecked_plays(self) -> frozenset[int]:
+        """The indexes into :attr:`plays` of cards played without the rules' check.
+
+        Empty unless the hand was replayed from another engine's records with cards that
+        engine allowed and the rules do not (see :func:`jass.records.from_jasskit`); such a
+        card tells nothing about the hand it came from.
+
+        >>> Game.new(seed=1).deal().unchecked_plays
+        frozenset()
+        """
+        return self._ctx.unchecked
+
+    @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]:
         """Every card played in the current hand, with the seat that played it, in order.
 
@@ -1118,6 +1131,7 @@ _FIELDS: Final = (
     "_plays",
 )
 _set_legal: Final[Callable[[Game, CardSet], None]] = Game.__dict__["_legal"].__set__
+_set_ctx: Final[Callable[[Game, HandContext], None]] = Game.__dict__["_ctx"].__set__
 _FIELD_INDEX: Final = {name: index for index, name in enumerate(_FIELDS)}
 _all_fields: Final = operator.attrgetter(*_FIELDS)
 
@@ -1280,13 +1294,18 @@ def play_unchecked(game: Game, card: Card) -> Game:
 
     For replaying another engine's records, where that engine allowed the card (an
     undertrump that only jass-kit's issue #10 allows); the result is a game in which a rule
-    was broken, so this is not for play. ``game`` itself must be a throwaway step of the
-    replay: its cache of legal cards is widened.
+    may have been broken, so this is not for play. The play is listed in
+    :attr:`Game.unchecked_plays`, so that views draw no inference from it. ``game`` itself
+    must be a throwaway step of the replay: its cache of legal cards is widened.
 
     >>> g = Game.new(seed=1).deal().choose("hearts")
     >>> card = g.legal_moves().cards()[0]
-    >>> play_unchecked(g, card).trick == (card,)
-    True
+    >>> after = play_unchecked(g, card)
+    >>> after.trick == (card,), after.unchecked_plays
+    (True, frozenset({0}))
     """
+    index = len(game.plays)
     _set_legal(game, CardSet(int(game.legal_moves()) | 1 << card))
-    return game.play(card)
+    after = game.play(card)
+    _set_ctx(after, after._ctx.with_unchecked(index))  # a fresh state: no one holds it yet
+    return after

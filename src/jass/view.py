@@ -31,7 +31,7 @@ from jass.scoring import GameResult, HandScore
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisResult
 
-__all__ = ["PlayerView", "excluded_cards", "view_with_excluded"]
+__all__ = ["PlayerView", "excluded_cards"]
 
 _SEATS: Final = tuple(Seat)
 _FULL: Final = (1 << 36) - 1
@@ -62,6 +62,8 @@ class _GameState(Protocol):
     def contract(self) -> Contract | None: ...
     @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]: ...
+    @property
+    def unchecked_plays(self) -> frozenset[int]: ...
     @property
     def trick(self) -> tuple[Card, ...]: ...
     @property
@@ -415,8 +417,9 @@ class PlayerView:
         except AttributeError:
             pass
         contract = self._game.contract
+        game = self._game
         excluded = (
-            excluded_cards(self._game.plays, contract, self._game.ruleset)
+            excluded_cards(game.plays, contract, game.ruleset, unchecked=game.unchecked_plays)
             if contract is not None
             else (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
         )
@@ -652,25 +655,6 @@ _set_game: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_game
 _set_tricks: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_tricks"].__set__
 _set_excluded: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_excluded"].__set__
 _set_declared: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_declared"].__set__
-
-
-def view_with_excluded(
-    view: PlayerView, excluded: tuple[CardSet, CardSet, CardSet, CardSet]
-) -> PlayerView:
-    """A view of the same seat and game that reports ``excluded`` as what is known.
-
-    For a game replayed from another engine's records, where some cards played were not
-    checked by the rules and tell nothing (see :func:`excluded_cards`).
-
-    >>> import jass
-    >>> g = jass.Game.new(seed=5).deal().choose("hearts")
-    >>> empty = (CardSet(), CardSet(), CardSet(), CardSet())
-    >>> view_with_excluded(g.view(0), empty).excluded == empty
-    True
-    """
-    fresh = PlayerView(view._game, view.seat)
-    _set_excluded(fresh, excluded)
-    return fresh
 
 
 def excluded_cards(
