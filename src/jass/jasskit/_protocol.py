@@ -16,7 +16,7 @@ shove) and the card (``"H10"``, suit first). Everything else a rule set may ask 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from jass._kitformat import KIT_PUSH, KIT_TRUMPS, kit_card, to_kit_card
 from jass.actions import Action, Choose, Play, Shove, Thank
@@ -152,7 +152,10 @@ def decided_locally(view: PlayerView, rules_bot: Bot) -> Action | None:
     return None
 
 
-class OutsidePlayer:
+_Refusal = TypeVar("_Refusal", bound=BotAnswerError)
+
+
+class OutsidePlayer(Generic[_Refusal]):
     """The part that every bot standing for a player outside the library shares.
 
     Such a bot asks its player (with ``_ask``, which a subclass defines) for the trump and the
@@ -161,16 +164,17 @@ class OutsidePlayer:
     ``fallback`` bot answer (counted in :attr:`fallbacks` and :attr:`refusals`), or raises.
 
     >>> from jass.bots import RandomBot
-    >>> OutsidePlayer(RandomBot(1)).fallbacks
+    >>> OutsidePlayer(BotAnswerError, RandomBot(1)).fallbacks
     0
     """
 
-    def __init__(self, fallback: Bot | None = None) -> None:
+    def __init__(self, refusal: type[_Refusal], fallback: Bot | None = None) -> None:
         if fallback is not None and (isinstance(fallback, type) or not isinstance(fallback, Bot)):
             raise InvalidInputError(f"fallback must be a Bot or None, got {fallback!r}")
+        self._refusal = refusal  # what _ask raises when the player gives no usable answer
         self.fallback = fallback
         self.fallbacks = 0
-        self.refusals: list[BotAnswerError] = []
+        self.refusals: list[_Refusal] = []
         self._rules_bot = RuleBot()
 
     def choose_action(self, view: PlayerView) -> Action:
@@ -178,7 +182,7 @@ class OutsidePlayer:
 
         >>> import jass
         >>> g = jass.Game.new(jass.rules.JASSKIT, seed=1).deal()
-        >>> OutsidePlayer().choose_action(g.view(g.to_move))
+        >>> OutsidePlayer(BotAnswerError).choose_action(g.view(g.to_move))
         Traceback (most recent call last):
         ...
         NotImplementedError: OutsidePlayer._ask
@@ -190,7 +194,7 @@ class OutsidePlayer:
         assert route is not None  # noqa: S101  (decided_locally took every other decision)
         try:
             return self._ask(view, route)
-        except BotAnswerError as exc:
+        except self._refusal as exc:
             if self.fallback is None:
                 raise
             self.fallbacks += 1

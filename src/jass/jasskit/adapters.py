@@ -52,7 +52,7 @@ def _kit(module: str, needed_by: str) -> Any:
         ) from None
 
 
-class KitAgentBot(OutsidePlayer):
+class KitAgentBot(OutsidePlayer[BotAnswerError]):
     """A jass-kit ``Agent`` as our :class:`~jass.bots.Bot`, asked with its own observations.
 
     Its answers are checked against our rules: an illegal one (such as an undertrump that
@@ -76,7 +76,7 @@ class KitAgentBot(OutsidePlayer):
         for method in ("action_trump", "action_play_card"):
             if not callable(getattr(agent, method, None)):
                 raise InvalidInputError(f"{agent!r} is not a jass-kit Agent: it has no {method}()")
-        super().__init__(fallback)
+        super().__init__(BotAnswerError, fallback)
         self.agent = agent
 
     def __repr__(self) -> str:

@@ -38,7 +38,7 @@ __all__ = ["RemoteBot", "RemoteBotFactory"]
 _MAX_ANSWER: Final = 1 << 16  # bytes; an answer is a few dozen
 
 
-class RemoteBot(OutsidePlayer):
+class RemoteBot(OutsidePlayer[RemotePlayerError]):
     """A bot that asks a jass-kit player service at ``url`` for its trump and its cards.
 
     Args:
@@ -69,7 +69,7 @@ class RemoteBot(OutsidePlayer):
             raise InvalidInputError(f"url must be an http:// or https:// address, got {url!r}")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
             raise InvalidInputError(f"timeout must be a positive number of seconds: {timeout!r}")
-        super().__init__(fallback)
+        super().__init__(RemotePlayerError, fallback)
         self.url = url.rstrip("/")
         self.timeout = float(timeout)
         self.requests = 0
