@@ -33,11 +33,10 @@ def test_our_bot_plays_in_jasskits_arena(kit_python: Path, our_wheel: Path) -> N
     print(f"\nas_kit_agent(RuleBot) in jass-kit's Arena: {len(done)} of {HANDS} hands played, "
           f"{len(undertrumped)} with jass-kit's issue #10 undertrump, {len(stopped)} stopped "
           f"by it; RuleBot's team made {ours:.1f} of 157 points a hand")  # fmt: skip
-    assert len(done) >= HANDS * 0.9
-    for hand in stopped:  # an observation our rules cannot explain: said clearly
-        assert hand in undertrumped, hand["error"]
-        assert hand["error"]["type"] == "InvalidInputError", hand["error"]
-        assert "could not have played it" in hand["error"]["message"], hand["error"]
+    # jass-kit's referee let its random agents undertrump as its issue #10 allows; our agent
+    # reads those cards (kit_undertrumps) and plays every hand to its end.
+    assert undertrumped, "the seeded hands were to hold an issue #10 undertrump"
+    assert not stopped, stopped[0]["error"]
     # Every card was jass-kit-valid (its Arena checks) and RuleBot, not chance, chose ours.
     assert all(sum(hand["points"]) == 157 for hand in done)
     assert ours > 157 / 2 + 5  # a random team makes 78.5, give or take 4 over these hands
