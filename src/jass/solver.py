@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from jass._budgets import count_or_none, seconds_or_none
 from jass.cards import CARDS, Card, Suit
 from jass.contracts import Contract
 from jass.errors import InvalidInputError
@@ -224,13 +225,16 @@ class Solver:
         ``tricks`` are the tricks each team took so far (for the match);
         ``declaring_team`` matters for counter-match rules. ``node_limit`` counts positions at
         trick boundaries (:attr:`Solution.nodes`); ``time_limit`` is in seconds. When either
-        runs out the solution has ``exact=False`` and proven bounds.
+        runs out the solution has ``exact=False`` and proven bounds. Each must be ``None`` or
+        positive; another value raises :class:`~jass.InvalidInputError`.
 
         >>> import jass
         >>> hands = [jass.CardSet.parse(h) for h in ("AS", "KS", "6H", "7H")]
         >>> Solver(jass.Contract.OBENABE).solve(hands, 0, tricks=(4, 4)).points
         20
         """
+        node_limit = count_or_none("node_limit", node_limit)
+        time_limit = seconds_or_none("time_limit", time_limit)
         held = [int(h) for h in hands]
         cards_left = [h.bit_count() for h in held]
         seat = (leader + len(trick)) & 3

@@ -25,9 +25,11 @@ import time
 from collections.abc import Sequence
 from typing import Final
 
+from jass._budgets import count_or_none, seconds_or_none
 from jass.actions import PLAY_ACTIONS, Action, Play
 from jass.bots.rule import RuleBot, _heuristic_card
 from jass.contracts import Contract
+from jass.errors import InvalidInputError
 from jass.fast import play_out
 from jass.hand import Phase
 from jass.play import trick_winner
@@ -46,8 +48,9 @@ class MonteCarloBot:
 
     Args:
         seed: seed of the bot's random generator, for reproducible play.
-        samples: deals to sample per decision (``None``: no count limit).
-        time_limit: seconds per decision (``None``: no time limit); 1 s by default.
+        samples: deals to sample per decision (``None``: no count limit), at least 1.
+        time_limit: seconds per decision (``None``: no time limit); 1 s by default. At least
+            one of the two must be set; a bad budget raises :class:`~jass.InvalidInputError`.
         solve_tricks: finish with the exact solver when at most this many tricks are left.
 
     >>> MonteCarloBot(samples=8, time_limit=None).samples
@@ -62,8 +65,14 @@ class MonteCarloBot:
         time_limit: float | None = 1.0,
         solve_tricks: int = 4,
     ) -> None:
-        self.samples = samples
-        self.time_limit = time_limit
+        self.samples = count_or_none("samples", samples)
+        self.time_limit = seconds_or_none("time_limit", time_limit)
+        if self.samples is None and self.time_limit is None:
+            raise InvalidInputError(
+                "MonteCarloBot needs a budget: samples, time_limit or both (not both None)"
+            )
+        if isinstance(solve_tricks, bool) or solve_tricks not in range(10):
+            raise InvalidInputError(f"solve_tricks must be 0-9, got {solve_tricks!r}")
         self.solve_tricks = solve_tricks
         self._rng = random.Random(seed)
         self._rules_bot = RuleBot()
@@ -97,8 +106,6 @@ class MonteCarloBot:
             if self.samples is not None and count >= self.samples:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if self.samples is None and deadline is None:
                 break
         best = max(legal, key=lambda c: totals[c])
         assert PLAY_ACTIONS[best] in actions  # noqa: S101
