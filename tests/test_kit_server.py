@@ -483,8 +483,8 @@ def test_jass_serve_answers_and_stops_on_ctrl_c() -> None:
         (["--bot", "x=nonsense"], "unknown bot kind 'nonsense'"),
         (["--bot", "a=random", "--bot", "a=rule"], "'a' is taken"),
         (["--bot", "rule", "--bot", "rule=random"], "'rule' is taken"),
-        (["--seconds", "0"], "--seconds must be positive"),
-        (["--seconds", "-1"], "--seconds must be positive"),
+        (["--seconds", "0"], "argument --seconds: 0: seconds must be positive"),
+        (["--seconds", "-1"], "argument --seconds: -1: seconds must be positive"),
     ],
 )
 def test_jass_serve_refuses_bad_options_with_status_2(arguments: list[str], message: str) -> None:

@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -255,7 +256,12 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    text = Path(args.file).read_text(encoding="utf-8")
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"{args.file} is not UTF-8 text (byte {exc.start}), so not a game record"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -338,8 +344,6 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    if not args.seconds > 0:
-        raise InvalidInputError(f"--seconds must be positive, got {args.seconds}")
     kinds: dict[str, str] = {}
     for spec in args.bot or [f"{kind}={kind}" for kind in BOT_KINDS]:
         name, _, kind = spec.rpartition("=")
@@ -377,6 +381,32 @@ def _value(value: object) -> str:
     return name if isinstance(name, str) else str(value)
 
 
+def _count(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text}: seconds must be positive")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jass", description="Schieber, the Swiss card game: watch, replay, rules."
@@ -386,7 +416,9 @@ def _parser() -> argparse.ArgumentParser:
     watch = commands.add_parser("watch", help="bots play a seeded hand or game (the default)")
     watch.add_argument("--seed", type=int, default=7, help="seed for the deal and the bots")
     watch.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
-    watch.add_argument("--hands", type=int, default=1, help="hands to play (0: the whole game)")
+    watch.add_argument(
+        "--hands", type=_count(0), default=1, help="hands to play (0: the whole game)"
+    )
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     play = commands.add_parser("play", help="play against three bots in the terminal")
@@ -403,12 +435,14 @@ def _parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="a duplicate match between two bots")
     simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule")
     simulate.add_argument("--team-b", choices=sorted(_BOTS), default="random")
-    simulate.add_argument("--deals", type=int, default=100, help="deals, each played twice")
+    simulate.add_argument("--deals", type=_count(1), default=100, help="deals, each played twice")
     simulate.add_argument("--mode", choices=("hands", "games"), default="hands")
     simulate.add_argument("--rules", default="SCHIEBER", help="preset name")
     simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--samples", type=int, default=8, help="MonteCarloBot deals per card")
-    simulate.add_argument("--jobs", type=int, default=1, help="worker processes")
+    simulate.add_argument(
+        "--samples", type=_count(1), default=8, help="MonteCarloBot deals per card"
+    )
+    simulate.add_argument("--jobs", type=_count(1), default=1, help="worker processes")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     serve = commands.add_parser("serve", help="serve bots over jass-kit's player-service protocol")
     serve.add_argument(
@@ -417,8 +451,10 @@ def _parser() -> argparse.ArgumentParser:
         "default: one of each, named by its kind)",
     )  # fmt: skip
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
-    serve.add_argument("--port", type=int, default=8888, help="port (0: any free port)")
-    serve.add_argument("--seconds", type=float, default=1.0, help="MonteCarloBot budget per move")
+    serve.add_argument("--port", type=_count(0), default=8888, help="port (0: any free port)")
+    serve.add_argument(
+        "--seconds", type=_seconds, default=1.0, help="MonteCarloBot budget per move"
+    )
     serve.add_argument("--seed", type=int, default=0, help="seed the bots' seeds come from")
     serve.add_argument(
         "--strict", action="store_true",
@@ -451,6 +487,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = commands[args.command]
     try:
         return run(args)
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly, with the shell's status for SIGINT
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `jass rules | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 141  # the shell's status for SIGPIPE
     except (JassError, OSError) as exc:
         print(f"jass: {exc}")
         return 2
