@@ -265,7 +265,7 @@ def test_a_run_is_never_split_just_to_score_more(kreuzweis: bool, split: bool) -
     six = run("D", 3, 6)
     assert found(six, small) == expect((SEQ, 100, six))
     # Big Weis: a 7-run is 200, not 4 + 3.
-    big = SCHIEBER.evolve(kreuzweis=kreuzweis)  # split_long_runs needs small_weis (R7.3)
+    big = SCHIEBER.evolve(kreuzweis=kreuzweis, small_weis_split_long_runs=split)
     assert found(run("C", 1, 7), big) == expect((SEQ, 200, run("C", 1, 7)))
 
 

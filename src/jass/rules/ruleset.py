@@ -151,18 +151,8 @@ class RuleSet:
         by_contract = [1] * len(Contract.all())  # Misère is always x1 (R8.5)
         for position, contract_index in enumerate(_TABLE_TO_CONTRACT):
             by_contract[contract_index] = table[position]
-        self._check_combination()
         object.__setattr__(self, "_multiplier_by_contract", tuple(by_contract))
         object.__setattr__(self, "_hash", hash(tuple(self.options().values())))
-
-    def _check_combination(self) -> None:
-        """Refuse options that another option makes meaningless (R7.3)."""
-        # With hands=n, target, end_mode and schneider are accepted and ignored, as R9.1 says.
-        if self.small_weis_split_long_runs and not self.small_weis:
-            raise InvalidInputError(
-                "small_weis_split_long_runs=True needs small_weis=True: it splits a 9-card run "
-                "under the small Weis table only (R7.3)"
-            )
 
     def evolve(self, **changes: Unpack[RuleSetOptions]) -> RuleSet:
         """A copy with ``changes`` applied; unknown options and bad values raise.
