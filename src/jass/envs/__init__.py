@@ -1,13 +1,19 @@
-"""Reinforcement learning: the observation encoding (and, later, the environments).
+"""Reinforcement learning: the observation encoding and the environments.
 
 This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy); without
 NumPy, importing it raises :class:`~jass.errors.MissingDependencyError` saying so. ``import
-jass`` never imports it.
+jass`` never imports it. With Gymnasium installed, importing it registers
+:class:`SeatEnv` as ``jass/Seat-v0`` (:data:`SEAT_ENV_ID`), so that
+``gymnasium.make("jass/Seat-v0", **options)`` works; ``gymnasium.make("jass.envs:jass/Seat-v0")``
+imports it first. Registering is all it does on import.
 
 >>> import jass, jass.envs
 >>> g = jass.Game.new(seed=1).deal()
 >>> jass.envs.encode(g.view(0)).shape == (jass.envs.OBSERVATION_SIZE,)
 True
+>>> import gymnasium
+>>> gymnasium.make("jass/Seat-v0", opponents="rule").unwrapped.seat
+<Seat.S0: 0>
 """
 
 from __future__ import annotations
@@ -21,6 +27,28 @@ except ImportError as exc:  # pragma: no cover - the test environment has NumPy
         f"jass.envs needs NumPy, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
+import importlib.util
+
 from jass.envs.encoding import ENCODING, FIELDS, OBSERVATION_SIZE, Encoder, action_mask, encode
 
-__all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "encode"]
+__all__ = [
+    "ENCODING",
+    "FIELDS",
+    "OBSERVATION_SIZE",
+    "SEAT_ENV_ID",
+    "Encoder",
+    "action_mask",
+    "encode",
+]
+
+#: The Gymnasium id of :class:`SeatEnv`.
+SEAT_ENV_ID = "jass/Seat-v0"
+
+if importlib.util.find_spec("gymnasium") is not None:
+    import gymnasium
+
+    from jass.envs.seat import SeatEnv
+
+    __all__ += ["SeatEnv"]
+    if SEAT_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=SEAT_ENV_ID, entry_point="jass.envs.seat:SeatEnv")
