@@ -1,4 +1,7 @@
-"""Reinforcement learning: the observation encoding (and, later, the environments).
+"""Reinforcement learning: the observation encoding and the environments.
+
+- :func:`raw_env` and :func:`aec_env`: Schieber as a PettingZoo AEC environment
+  (:mod:`jass.envs.aec`).
 
 This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy); without
 NumPy, importing it raises :class:`~jass.errors.MissingDependencyError` saying so. ``import
@@ -21,6 +24,17 @@ except ImportError as exc:  # pragma: no cover - the test environment has NumPy
         f"jass.envs needs NumPy, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
+from jass.envs.aec import JassAECEnv, aec_env, raw_env
 from jass.envs.encoding import ENCODING, FIELDS, OBSERVATION_SIZE, Encoder, action_mask, encode
 
-__all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "encode"]
+__all__ = [
+    "ENCODING",
+    "FIELDS",
+    "OBSERVATION_SIZE",
+    "Encoder",
+    "JassAECEnv",
+    "action_mask",
+    "aec_env",
+    "encode",
+    "raw_env",
+]
