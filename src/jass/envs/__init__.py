@@ -1,11 +1,16 @@
 """Reinforcement learning: the observation encoding and the environments.
 
+- :func:`raw_env` and :func:`aec_env`: Schieber as a PettingZoo AEC environment
+  (:mod:`jass.envs.aec`).
+- :class:`SeatEnv`: one learning seat as a Gymnasium environment, bots in the other three
+  (:mod:`jass.envs.seat`).
+
 This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy); without
 NumPy, importing it raises :class:`~jass.errors.MissingDependencyError` saying so. ``import
-jass`` never imports it. With Gymnasium installed, importing it registers
-:class:`SeatEnv` as ``jass/Seat-v0`` (:data:`SEAT_ENV_ID`), so that
-``gymnasium.make("jass/Seat-v0", **options)`` works; ``gymnasium.make("jass.envs:jass/Seat-v0")``
-imports it first. Registering is all it does on import.
+jass`` never imports it. Importing it registers :class:`SeatEnv` with Gymnasium as
+``jass/Seat-v0`` (:data:`SEAT_ENV_ID`), so that ``gymnasium.make("jass/Seat-v0", **options)``
+works (``gymnasium.make("jass.envs:jass/Seat-v0")`` imports it first); that is all it does on
+import.
 
 >>> import jass, jass.envs
 >>> g = jass.Game.new(seed=1).deal()
@@ -27,9 +32,11 @@ except ImportError as exc:  # pragma: no cover - the test environment has NumPy
         f"jass.envs needs NumPy, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
-import importlib.util
+import gymnasium
 
+from jass.envs.aec import JassAECEnv, aec_env, raw_env
 from jass.envs.encoding import ENCODING, FIELDS, OBSERVATION_SIZE, Encoder, action_mask, encode
+from jass.envs.seat import SeatEnv
 
 __all__ = [
     "ENCODING",
@@ -37,18 +44,16 @@ __all__ = [
     "OBSERVATION_SIZE",
     "SEAT_ENV_ID",
     "Encoder",
+    "JassAECEnv",
+    "SeatEnv",
     "action_mask",
+    "aec_env",
     "encode",
+    "raw_env",
 ]
 
 #: The Gymnasium id of :class:`SeatEnv`.
 SEAT_ENV_ID = "jass/Seat-v0"
 
-if importlib.util.find_spec("gymnasium") is not None:
-    import gymnasium
-
-    from jass.envs.seat import SeatEnv
-
-    __all__ += ["SeatEnv"]
-    if SEAT_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=SEAT_ENV_ID, entry_point="jass.envs.seat:SeatEnv")
+if SEAT_ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=SEAT_ENV_ID, entry_point="jass.envs.seat:SeatEnv")
