@@ -1,30 +1,30 @@
 """One learning seat as a :class:`gymnasium.Env`: bots play the other three seats.
 
 :class:`SeatEnv` gives a single-agent learner the decisions of one seat (``seat=0`` by
-default): the contract or a shove when its seat chooses, and its nine cards. Bots play the
-partner and the two opponents, chosen by kind name (``"random"``, ``"rule"``,
-``"montecarlo"``) or as any factory that makes a :class:`~jass.bots.Bot` from a seed. Every
-random draw of an episode, the deal, the bots' seeds and the illegal-action fallback, comes
-from the environment's ``np_random``, so ``reset(seed=...)`` makes an episode reproducible.
+default): the contract or a shove when its seat chooses, its cards, and, as options allow,
+its Weis and its thanks. Bots play the partner and the two opponents, chosen by kind name
+(``"random"``, ``"rule"``, ``"montecarlo"``) or as any factory that makes a
+:class:`~jass.bots.Bot` from a seed. Every random draw of an episode (the deal, the bots'
+seeds, the illegal-action fallback) comes from the environment's ``np_random``, so
+``reset(seed=...)`` makes an episode reproducible.
 
-- **Observation:** the int8 vector of :func:`jass.envs.encoding.encode` for the learner's
-  :class:`~jass.PlayerView`, a :class:`~gymnasium.spaces.Box`.
-- **Actions:** :class:`~gymnasium.spaces.Discrete` over the stable action numbering,
-  ``jass.NUM_ACTIONS`` of them (:mod:`jass.actions`). The legal ones are in
-  ``info["action_mask"]`` (int8) and :meth:`SeatEnv.action_masks` (bool, the convention of
-  sb3-contrib's ``MaskablePPO``).
-- **Rewards:** the team's margin, ours minus theirs, in card points (``reward="points"``)
-  or in the multiplied score (``reward="score"``). Each step's reward is the change of the
-  margin since the learner's previous move, so an episode's rewards add up to the margin of
-  the hand (``episode="hand"``) or of the whole game (``episode="game"``), and the opponents'
-  margin is exactly its negative.
+- **Observation:** the int8 vector of :func:`jass.envs.encode` for the learner's
+  :class:`~jass.PlayerView`, a :class:`~gymnasium.spaces.Box` of 0/1 values.
+- **Actions:** :class:`~gymnasium.spaces.Discrete` over the stable action numbers of
+  :func:`jass.action_from_index`, ``jass.NUM_ACTIONS`` of them. The legal ones are
+  ``info["action_mask"]`` (int8, as in the PettingZoo environment) and
+  :meth:`SeatEnv.action_masks` (bool, the convention of sb3-contrib's ``MaskablePPO``).
+- **Rewards:** the learner's team's margin over the opponents in each hand, as the PettingZoo
+  environment counts it (:func:`jass.envs.rewards.hand_margin`: ``"score"``, ``"points"`` or
+  ``"win"``), paid on the step in which the hand ends. An episode's rewards add up to the
+  team's margin over its hands; the opponents' margin is exactly the negative.
 - **Illegal actions never raise**, since Gymnasium's own checker steps with unmasked random
-  actions: an action number that is not legal costs ``illegal_reward`` (-1 by default), a
+  actions: an action number outside the mask costs ``illegal_reward`` (-1 by default), a
   legal action drawn from ``np_random`` is played instead, and ``info["illegal_action"]`` is
   ``True``. A masked learner never pays it.
 
 >>> from jass.envs import SeatEnv
->>> env = SeatEnv(opponents="random", partner="rule")
+>>> env = SeatEnv(opponents="random", partner="rule", reward="points")
 >>> obs, info = env.reset(seed=7)
 >>> obs.dtype, obs.shape == env.observation_space.shape, env.game.to_move == env.seat
 (dtype('int8'), True, True)
@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, Final, Literal, SupportsFloat, TypeAlias
+from typing import Any, Final, SupportsFloat, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -57,23 +57,18 @@ except ImportError as exc:  # pragma: no cover - the test environment has Gymnas
         f"jass.envs.SeatEnv needs Gymnasium, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
-from jass.actions import (
-    NUM_ACTIONS,
-    PLAY_ACTIONS,
-    Action,
-    Choose,
-    DeclareWeis,
-    Play,
-    Thank,
-    action_from_index,
-)
+from jass.actions import NUM_ACTIONS, PLAY_ACTIONS, DeclareWeis, Thank, action_from_index
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
-from jass.contracts import ContractKind
+from jass.cards import CardSet
 from jass.envs.encoding import OBSERVATION_SIZE, action_mask, encode
+from jass.envs.options import EPISODES, REWARDS, THANKS, WEIS, auto_thanks, choice, ruleset_for
+from jass.envs.render import view_text
+from jass.envs.rewards import hand_margin
 from jass.hand import Phase
-from jass.rules import SCHIEBER, RuleSet, find_ruleset
+from jass.rules import RuleSet, WeisDeclaration
 from jass.seats import Seat, Team
 from jass.state import Game
+from jass.weis import find_weis
 
 __all__ = ["BOT_KINDS", "BotSpec", "SeatEnv", "make_bot_factory"]
 
@@ -88,7 +83,10 @@ BOT_KINDS: Final = ("random", "rule", "montecarlo")
 _MONTECARLO_SAMPLES: Final = 16
 
 _THANKS: Final = (Thank(Team(0)).index, Thank(Team(1)).index)
+#: The number of a declaration of Weis (every Weis of the player; see action_from_index).
+_DECLARE_ALL: Final = DeclareWeis(find_weis(CardSet.parse("6S 7S 8S"))).index
 _ON_TURN: Final = (Phase.CHOOSE, Phase.PLAY)
+_SEED_BOUND: Final = 2**63
 
 
 def _montecarlo(seed: int) -> Bot:
@@ -137,39 +135,30 @@ def make_bot_factory(spec: BotSpec) -> Callable[[int], Bot]:
     return spec
 
 
-def _ruleset(value: RuleSet | str) -> RuleSet:
-    if isinstance(value, RuleSet):
-        return value
-    if isinstance(value, str):
-        return find_ruleset(value)
-    raise InvalidInputError(f"ruleset must be a RuleSet or a preset name, got {value!r}")
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise InvalidInputError(
-            f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
-        )
-    return value
-
-
 class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
     """One learning seat; bots play the other three (see the module's description).
+
+    The options ``episode``, ``ruleset``, ``weis``, ``thanks`` and ``reward`` mean what they
+    mean for :func:`jass.envs.raw_env`, and have the same defaults.
 
     Args:
         seat: the learner's seat, 0-3; its partner sits at ``seat + 2``.
         opponents: the bot of both opponents, a kind of :data:`BOT_KINDS` or a factory that
             makes a bot from an int seed (a bot class such as ``RandomBot`` is one).
         partner: the partner's bot, likewise.
-        ruleset: a :class:`~jass.RuleSet`, or a preset's name (``"SCHIEBER"``, ...).
         episode: ``"hand"``, the first hand of a new game per episode, or ``"game"``, a whole
             game.
-        reward: ``"points"``, the card points of the hands (157 a hand, the last trick's 5
-            included, unmultiplied; no Weis, Stöck or match bonus), or ``"score"``, the
-            running totals (multiplied, everything the rules score).
-        thanking: ``"off"`` (the learner is never offered a thank; its partner bot may
-            still thank) or ``"turn"`` (the learner may thank for its team when on turn, as
-            :meth:`jass.Game.legal_actions` offers it; a false thank loses the game).
+        ruleset: a :class:`~jass.RuleSet`, or a preset's name (``"SCHIEBER"``, ...).
+        weis: ``"auto"`` (the engine declares every Weis) or ``"actions"`` (with the first
+            card of trick 1 the learner may take action 47, which declares all its Weis;
+            playing a card declares none). The bots declare as they choose.
+        thanks: ``"off"`` (the learner is never offered a thank) or ``"on_turn"`` (the
+            learner may thank for its team when on turn; a false thank loses the game). The
+            bots may thank either way. Under ``end_mode=THANK`` the environment thanks for a
+            team that has reached the target (between hands only, with ``"on_turn"``), so
+            that every game ends.
+        reward: ``"score"``, ``"points"`` or ``"win"``, per hand, as
+            :func:`jass.envs.rewards.hand_margin` counts them, from the learner's team's side.
         illegal_reward: added to the reward of a step whose action was not legal.
         render_mode: ``None`` or ``"ansi"`` (:meth:`render` returns the learner's view as
             text).
@@ -188,23 +177,27 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         seat: Seat | int = 0,
         opponents: BotSpec = "random",
         partner: BotSpec = "random",
-        ruleset: RuleSet | str = SCHIEBER,
-        episode: Literal["hand", "game"] = "hand",
-        reward: Literal["points", "score"] = "points",
-        thanking: Literal["off", "turn"] = "off",
+        episode: str = "hand",
+        ruleset: RuleSet | str = "SCHIEBER",
+        weis: str = "auto",
+        thanks: str = "off",
+        reward: str = "score",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
             raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidInputError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+            raise InvalidInputError(f"render_mode={render_mode!r} is not an option; use 'ansi'")
+        #: The learner's seat, and its team.
         self.seat: Final = Seat(seat)
         self.team: Final = self.seat.team
-        self.ruleset: Final = _ruleset(ruleset)
-        self.episode: Final = _choice("episode", episode, ("hand", "game"))
-        self.reward: Final = _choice("reward", reward, ("points", "score"))
-        self.thanking: Final = _choice("thanking", thanking, ("off", "turn"))
+        self.episode: Final = choice("episode", episode, EPISODES)
+        self.reward_kind: Final = choice("reward", reward, REWARDS)
+        self.thanks: Final = choice("thanks", thanks, THANKS)
+        self.weis: Final = choice("weis", weis, WEIS)
+        #: The rule set in force: ``ruleset`` with ``weis_declaration`` set by ``weis``.
+        self.ruleset: Final = ruleset_for(ruleset, weis)
         self.illegal_reward: Final = float(illegal_reward)
         self.render_mode = render_mode
         opponent = make_bot_factory(opponents)
@@ -213,13 +206,17 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
             self.seat.partner: make_bot_factory(partner),
             self.seat.partner.next: opponent,
         }
-        self.observation_space = spaces.Box(low=0, high=1, shape=(OBSERVATION_SIZE,), dtype=np.int8)
+        self.observation_space = spaces.Box(0, 1, (OBSERVATION_SIZE,), np.int8)
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_ACTIONS)
+        self._sign: Final = 1 if self.team is Team(0) else -1  # hand_margin is team 0's
+        self._auto_thank: Final = auto_thanks(self.ruleset)
+        self._manual_weis: Final = (
+            self.ruleset.weis and self.ruleset.weis_declaration is WeisDeclaration.MANUAL
+        )
         self._obs: Final[NDArray[np.int8]] = np.zeros(OBSERVATION_SIZE, dtype=np.int8)
         self._mask: Final[NDArray[np.int8]] = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self._bots: dict[Seat, Bot] = {}
         self._game: Game | None = None
-        self._margin = 0
         self._done = True
 
     # --- the public state ----------------------------------------------------------------
@@ -272,17 +269,17 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         super().reset(seed=seed)
         rng = self.np_random
         while True:
-            game = Game.new(self.ruleset, seed=int(rng.integers(2**63))).deal()
+            game = Game.new(self.ruleset, seed=int(rng.integers(_SEED_BOUND))).deal()
             self._bots = {
-                seat: factory(int(rng.integers(2**63))) for seat, factory in self._factories.items()
+                seat: factory(int(rng.integers(_SEED_BOUND)))
+                for seat, factory in self._factories.items()
             }
-            game = self._advance(game)
-            # A rule set whose game ends before the learner's first move (a thank by a bot
-            # at a tiny target) gives no decision to learn from: deal again.
+            game, _ = self._advance(game)
+            # A game that ends before the learner's first move (a thank by a bot, under a
+            # tiny target) gives it no decision: deal another.
             if not self._ended(game):
                 break
         self._game = game
-        self._margin = 0
         self._done = False
         return self._observe(game), self._info(illegal=False)
 
@@ -293,6 +290,9 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
 
         An action number that is not legal now costs ``illegal_reward`` and is replaced by a
         legal action drawn from ``np_random`` (``info["illegal_action"]`` is then ``True``).
+        Any int is accepted (NumPy integers and one-element arrays too); a value that is no
+        int raises :class:`~jass.InvalidInputError`, and so does a step after the episode's
+        end.
 
         >>> env = SeatEnv()
         >>> _ = env.reset(seed=3)
@@ -302,8 +302,8 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         (False, False)
         >>> illegal = int((~env.action_masks()).nonzero()[0][0])
         >>> _, reward, *_, info = env.step(illegal)
-        >>> info["illegal_action"], reward <= -1 + 157
-        (True, True)
+        >>> info["illegal_action"], reward
+        (True, -1.0)
         """
         if self._done:
             raise InvalidInputError(
@@ -312,110 +312,106 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         game = self.game
         index = _action_index(action)
         reward = 0.0
-        illegal = not (0 <= index < NUM_ACTIONS and self._mask[index])
+        mask = self._mask
+        illegal = not (0 <= index < NUM_ACTIONS and mask[index])
         if illegal:
             reward += self.illegal_reward
-            legal = np.flatnonzero(self._mask)
+            legal = np.flatnonzero(mask)
             index = int(legal[self.np_random.integers(len(legal))])
-        game = self._advance(game.apply(self._action(game, index)))
-        margin = self._margin_of(game)
-        reward += margin - self._margin
-        self._margin = margin
+        if index < len(PLAY_ACTIONS):
+            game = game.play(PLAY_ACTIONS[index].card)
+        else:
+            game = game.apply(action_from_index(index, game))
+        game, margin = self._advance(game)
         self._game = game
         self._done = self._ended(game)
-        return self._observe(game), reward, self._done, False, self._info(illegal=illegal)
+        return self._observe(game), reward + margin, self._done, False, self._info(illegal=illegal)
 
     def render(self) -> str | None:
         """The learner's view as text (``render_mode="ansi"``); ``None`` without a mode.
 
+        It is :func:`jass.envs.render.view_text` of the learner's view, listing the actions
+        of the mask.
+
         >>> env = SeatEnv(render_mode="ansi")
         >>> _ = env.reset(seed=2)
         >>> print(env.render())  # doctest: +ELLIPSIS
-        seat 0 (team 0), hand 1, scores 0:0 (us:them)
-        ...
+        seat 0 (team 0) to move; hand 1, dealt by seat 3; phase CHOOSE
+        scores: team 0 0, team 1 0
+        hand: JS KS QH AH 8D KD 7C 9C QC
+        legal: [36] TRUMP_SPADES  [37] TRUMP_HEARTS ... [41] UNDENUFE  [43] shove
         """
         if self.render_mode != "ansi":
             return None
-        return _render(self.game, self.seat, self._mask)
+        offered = {int(i) for i in np.flatnonzero(self._mask)}
+        return view_text(self.game.view(self.seat), offered)
 
     # --- internals ---------------------------------------------------------------------
 
-    def _advance(self, game: Game) -> Game:
-        """Let the bots (and the deals, in whole games) move until the learner must act."""
+    def _advance(self, game: Game) -> tuple[Game, float]:
+        """Let the bots (and the deals, in whole games) move until the learner must act.
+
+        Returns the new state and the learner's reward for the hands that ended meanwhile.
+        """
         learner = self.seat
         bots = self._bots
-        whole_game = self.episode == "game"
+        reward = 0.0
         while True:
+            if self._auto_thank and not game.is_over:
+                game = self._maybe_thank(game)
             phase = game.phase
-            if phase is Phase.DEAL:
-                if not whole_game:
-                    return game
+            if phase is Phase.DEAL or game.is_over:
+                reward += self._sign * hand_margin(game, self.reward_kind)
+                if game.is_over or self.episode == "hand":
+                    return game, reward
                 game = game.deal()
                 continue
-            if phase not in _ON_TURN:
-                return game
             mover = game.to_move
             assert mover is not None  # noqa: S101
             if mover is learner:
-                return game
+                return game, reward
             game = game.apply(bots[mover].choose_action(game.view(mover)))
+
+    def _maybe_thank(self, game: Game) -> Game:
+        """Thank for a team at the target, as :func:`jass.envs.raw_env` does."""
+        if self.thanks == "on_turn" and game.phase is not Phase.DEAL:
+            return game  # the learner may thank; the environment thanks only between hands
+        scores = game.scores
+        if max(scores) < self.ruleset.target:
+            return game
+        return game.thank(Team(1 if scores[1] > scores[0] else 0))
 
     def _ended(self, game: Game) -> bool:
         if self.episode == "game":
             return game.is_over
         return game.phase not in _ON_TURN
 
-    def _margin_of(self, game: Game) -> int:
-        """Our total minus theirs, in the reward's unit, since the episode began."""
-        us = self.team
-        them = us.other
-        if self.reward == "score":
-            scores = game.scores
-            return scores[us] - scores[them]
-        margin = 0
-        for result in game.hand_results:
-            points = result.card_points
-            margin += points[us] - points[them]
-        info = game.hand_info
-        if info is not None and info.number >= game.hands_played:
-            # The hand in progress (or cut short by the end of the game): its points so far,
-            # credited as the contract credits them.
-            points = game.hand_points
-            if game.contract is not None and game.contract.kind is ContractKind.MISERE:
-                us, them = them, us
-            margin += points[us] - points[them]
-        return margin
-
-    def _action(self, game: Game, index: int) -> Action:
-        """The legal action numbered ``index``, which the mask has said is legal."""
-        if index < len(PLAY_ACTIONS):
-            return PLAY_ACTIONS[index]
-        # Declarations of some or all of one's Weis share a number: take the largest.
-        matches = [a for a in game.legal_actions() if getattr(a, "index", None) == index]
-        if matches:
-            return max(matches, key=lambda a: len(a.weis) if isinstance(a, DeclareWeis) else 0)
-        return action_from_index(index)
-
     def _observe(self, game: Game) -> NDArray[np.int8]:
-        view = game.view(self.seat)
-        encode(view, out=self._obs)
+        """Encode the learner's view and set its mask; return a copy of the encoding."""
+        seat = self.seat
+        encode(game.view(seat), out=self._obs)
         mask = self._mask
-        if game.to_move is self.seat and game.phase in _ON_TURN:
+        if game.to_move is seat and game.phase in _ON_TURN:
             action_mask(game, out=mask)
-            if self.thanking == "off":
-                for index in _THANKS:
-                    mask[index] = 0
+            if self.thanks == "off":
+                mask[_THANKS[0]] = mask[_THANKS[1]] = 0
+            if (
+                self._manual_weis
+                and game.can_declare_weis()
+                and find_weis(game.hands[seat], self.ruleset)
+            ):
+                mask[_DECLARE_ALL] = 1
         else:
             mask.fill(0)
         # Gymnasium requires fresh arrays: the buffers are reused on the next step.
-        return self._obs.astype(np.int8)  # a copy
+        return self._obs.astype(np.int8)
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         return {"action_mask": self._mask.astype(np.int8), "illegal_action": illegal}
 
 
 def _action_index(action: object) -> int:
-    """``action`` as a Python int: NumPy integers and 0-d or 1-element arrays are accepted."""
+    """``action`` as a Python int: NumPy integers and one-element arrays are accepted."""
     if isinstance(action, np.ndarray) and action.size == 1:
         action = action.reshape(()).item()
     if isinstance(action, bool):
@@ -424,42 +420,3 @@ def _action_index(action: object) -> int:
         return operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         raise InvalidInputError(f"an action must be an int, got {action!r}") from None
-
-
-def _render(game: Game, seat: Seat, mask: NDArray[np.int8]) -> str:
-    view = game.view(seat)
-    team = seat.team
-    scores = view.scores
-    number = view.hand_number
-    lines = [
-        f"seat {int(seat)} (team {int(team)}), hand {1 if number is None else number + 1}, "
-        f"scores {scores[team]}:{scores[team.other]} (us:them)"
-    ]
-    if view.contract is not None:
-        lines.append(f"contract {view.contract}, chosen by {view.chooser}")
-    if view.trick:
-        lines.append(f"trick {' '.join(map(str, view.trick))}, led by {view.trick_leader}")
-    lines.append(f"hand {view.hand}")
-    legal = [
-        _action_name(action)
-        for action in game.legal_actions()
-        if (index := getattr(action, "index", -1)) >= 0 and mask[index]
-    ]
-    if legal:
-        lines.append(f"to play: {', '.join(legal)}")
-    elif view.result is not None:
-        winner = view.result.winner
-        lines.append("game over: " + ("a draw" if winner is None else f"{winner} wins"))
-    else:
-        lines.append("the hand is over")
-    return "\n".join(lines)
-
-
-def _action_name(action: object) -> str:
-    if isinstance(action, Play):
-        return str(action.card)
-    if isinstance(action, Choose):
-        return str(action.contract)
-    if isinstance(action, Thank):
-        return f"thank for {action.team}"
-    return type(action).__name__.lower()
