@@ -293,6 +293,15 @@ def test_win_rewards() -> None:
         assert steps[-1][1] == (margin > 0) - (margin < 0)
 
 
+def test_win_rewards_in_a_game_count_the_game() -> None:
+    env = SeatEnv(seat=3, reward="win", episode="game", ruleset="schieber-1000")
+    for seed in range(3):
+        steps = list(episode(env, seed, masked_actions(seed)))
+        assert all(step[1] == 0 for step in steps[:-1])
+        winner = env.game.winner
+        assert steps[-1][1] == (0 if winner is None else 1 if winner is env.team else -1)
+
+
 def test_weis_as_actions() -> None:
     env = SeatEnv(weis="actions", partner="rule", opponents="rule")
     assert env.ruleset.weis_declaration.name == "MANUAL"
@@ -405,13 +414,13 @@ def test_spaces() -> None:
     assert env.observation_space.dtype == np.int8
 
 
-def test_observation_is_the_learners_encoding() -> None:
-    env = SeatEnv(seat=2)
-    obs, _ = env.reset(seed=4)
-    view: PlayerView = env.game.view(Seat(2))
-    assert (obs == jass.envs.encode(view)).all()
-    obs, *_ = env.step(int(np.flatnonzero(env.action_masks())[0]))
-    assert (obs == jass.envs.encode(env.game.view(Seat(2)))).all()
+@pytest.mark.parametrize("options", OPTIONS)
+def test_observation_is_the_learners_encoding(options: dict[str, Any]) -> None:
+    env = SeatEnv(**options)
+    for seed in (4, 5):
+        for obs, *_ in episode(env, seed, masked_actions(seed)):
+            view: PlayerView = env.game.view(env.seat)
+            assert (obs == jass.envs.encode(view)).all()
 
 
 def test_render() -> None:

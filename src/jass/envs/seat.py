@@ -9,7 +9,8 @@ seeds, the illegal-action fallback) comes from the environment's ``np_random``, 
 ``reset(seed=...)`` makes an episode reproducible.
 
 - **Observation:** the int8 vector of :func:`jass.envs.encode` for the learner's
-  :class:`~jass.PlayerView`, a :class:`~gymnasium.spaces.Box` of 0/1 values.
+  :class:`~jass.PlayerView` (kept up to date by an :class:`~jass.envs.Encoder`), a
+  :class:`~gymnasium.spaces.Box` of 0/1 values.
 - **Actions:** :class:`~gymnasium.spaces.Discrete` over the stable action numbers of
   :func:`jass.action_from_index`, ``jass.NUM_ACTIONS`` of them. The legal ones are
   ``info["action_mask"]`` (int8, as in the PettingZoo environment) and
@@ -17,7 +18,8 @@ seeds, the illegal-action fallback) comes from the environment's ``np_random``, 
 - **Rewards:** the learner's team's margin over the opponents in each hand, as the PettingZoo
   environment counts it (:func:`jass.envs.rewards.hand_margin`: ``"score"``, ``"points"`` or
   ``"win"``), paid on the step in which the hand ends. An episode's rewards add up to the
-  team's margin over its hands; the opponents' margin is exactly the negative.
+  team's margin over its hands (or, for ``"win"`` in a whole game, to +1, -1 or 0 for the
+  game); the opponents' margin is exactly the negative.
 - **Illegal actions never raise**, since Gymnasium's own checker steps with unmasked random
   actions: an action number outside the mask costs ``illegal_reward`` (-1 by default), a
   legal action drawn from ``np_random`` is played instead, and ``info["illegal_action"]`` is
@@ -60,7 +62,7 @@ except ImportError as exc:  # pragma: no cover - the test environment has Gymnas
 from jass.actions import NUM_ACTIONS, PLAY_ACTIONS, DeclareWeis, Thank, action_from_index
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.cards import CardSet
-from jass.envs.encoding import OBSERVATION_SIZE, action_mask, encode
+from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
 from jass.envs.options import EPISODES, REWARDS, THANKS, WEIS, auto_thanks, choice, ruleset_for
 from jass.envs.render import view_text
 from jass.envs.rewards import hand_margin
@@ -158,7 +160,8 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
             team that has reached the target (between hands only, with ``"on_turn"``), so
             that every game ends.
         reward: ``"score"``, ``"points"`` or ``"win"``, per hand, as
-            :func:`jass.envs.rewards.hand_margin` counts them, from the learner's team's side.
+            :func:`jass.envs.rewards.hand_margin` counts them, from the learner's team's side;
+            with ``"win"`` in ``episode="game"`` only the hand that ends the game counts.
         illegal_reward: added to the reward of a step whose action was not legal.
         render_mode: ``None`` or ``"ansi"`` (:meth:`render` returns the learner's view as
             text).
@@ -210,10 +213,11 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_ACTIONS)
         self._sign: Final = 1 if self.team is Team(0) else -1  # hand_margin is team 0's
         self._auto_thank: Final = auto_thanks(self.ruleset)
+        self._win_at_end: Final = self.reward_kind == "win" and self.episode == "game"
         self._manual_weis: Final = (
             self.ruleset.weis and self.ruleset.weis_declaration is WeisDeclaration.MANUAL
         )
-        self._obs: Final[NDArray[np.int8]] = np.zeros(OBSERVATION_SIZE, dtype=np.int8)
+        self._encoder: Encoder | None = None
         self._mask: Final[NDArray[np.int8]] = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self._bots: dict[Seat, Bot] = {}
         self._game: Game | None = None
@@ -281,6 +285,10 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
                 break
         self._game = game
         self._done = False
+        if self._encoder is None:
+            self._encoder = Encoder(game)
+        else:
+            self._encoder.reset(game)
         return self._observe(game), self._info(illegal=False)
 
     def step(
@@ -361,7 +369,8 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
                 game = self._maybe_thank(game)
             phase = game.phase
             if phase is Phase.DEAL or game.is_over:
-                reward += self._sign * hand_margin(game, self.reward_kind)
+                if game.is_over or not self._win_at_end:
+                    reward += self._sign * hand_margin(game, self.reward_kind)
                 if game.is_over or self.episode == "hand":
                     return game, reward
                 game = game.deal()
@@ -389,7 +398,9 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
     def _observe(self, game: Game) -> NDArray[np.int8]:
         """Encode the learner's view and set its mask; return a copy of the encoding."""
         seat = self.seat
-        encode(game.view(seat), out=self._obs)
+        encoder = self._encoder
+        assert encoder is not None  # noqa: S101
+        encoder.update(game)  # the same as encode(game.view(seat)), from the bits that changed
         mask = self._mask
         if game.to_move is seat and game.phase in _ON_TURN:
             action_mask(game, out=mask)
@@ -404,7 +415,7 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         else:
             mask.fill(0)
         # Gymnasium requires fresh arrays: the buffers are reused on the next step.
-        return self._obs.astype(np.int8)
+        return encoder.observation(seat).astype(np.int8)
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         return {"action_mask": self._mask.astype(np.int8), "illegal_action": illegal}
