@@ -377,7 +377,7 @@ def test_encode_checks_out(out: Any) -> None:
 
 
 def test_action_mask_checks_out() -> None:
-    with pytest.raises(InvalidInputError, match=r"int8 array of shape \(46,\)"):
+    with pytest.raises(InvalidInputError, match=rf"int8 array of shape \({NUM_ACTIONS},\)"):
         action_mask(Game.new(seed=1).deal(), np.zeros(45, dtype=np.int8))
 
 
