@@ -25,6 +25,18 @@ def test_example_runs(name: str) -> None:
     assert done.stdout.strip()
 
 
+def test_rl_selfplay_smoke() -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "rl_selfplay.py"), "--budget", "0.5", "--eval", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "win rate" in done.stdout.splitlines()[-1]
+
+
 def test_json_server_session() -> None:
     requests = [
         {"act": {"shove": True}},

@@ -2,27 +2,30 @@
 
 Every action a player can take has a stable number (:attr:`index`), for legal-action masks
 in reinforcement learning: 0-35 play that card, 36-42 choose the contract with that
-:attr:`~jass.Contract.index` (42 is reserved for Misère), 43 shove, 44-45 thank for team 0/1.
-The deal is a chance event, :class:`Deal`, and has no number.
+:attr:`~jass.Contract.index` (42 is reserved for Misère), 43 shove, 44-45 thank for team 0/1,
+46 declare no Weis and 47 declare Weis (``weis_declaration=MANUAL``, RULES.md R7.7). Number 47
+stands for the declaration of every Weis the player to move holds, so
+:func:`action_from_index` needs the game to turn it into a value. The deal is a chance event,
+:class:`Deal`, and has no number.
 
 >>> from jass import Card, Contract
 >>> Play(Card.parse("JH")).index, Choose(Contract.OBENABE).index, Shove().index
 (14, 40, 43)
->>> action_from_index(44)
-Thank(team=<Team.T0: 0>)
+>>> action_from_index(44), DeclareWeis(()).index
+(Thank(team=<Team.T0: 0>), 46)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, TypeAlias
+from typing import Final, Protocol, TypeAlias
 
 import attrs
 
 from jass.cards import CARDS, Card, as_card
 from jass.contracts import Contract
 from jass.dealing import DealtHands, check_deal
-from jass.errors import InvalidInputError
+from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
 from jass.seats import Team
 from jass.weis import Weis
 
@@ -42,8 +45,10 @@ __all__ = [
 _CHOOSE_BASE: Final = 36
 _SHOVE_INDEX: Final = 43
 _THANK_BASE: Final = 44
+_DECLARE_NONE: Final = 46
+_DECLARE_ALL: Final = 47
 #: The size of the player action space (see :attr:`Play.index` and friends).
-NUM_ACTIONS: Final = 46
+NUM_ACTIONS: Final = 48
 
 
 def _contract(value: Contract | str) -> Contract:
@@ -136,9 +141,8 @@ def _weis_tuple(value: Iterable[Weis]) -> tuple[Weis, ...]:
 class DeclareWeis:
     """Declare these Weis with the first card of trick 1 (``weis_declaration=MANUAL``).
 
-    They must be among the Weis :func:`~jass.find_weis` finds in the player's hand; declaring
-    none is simply playing a card. A declaration has no fixed action number: its choices
-    depend on the hand.
+    They must be among the Weis :func:`~jass.find_weis` finds in the player's hand; playing a
+    card without declaring declares none (RULES.md R7.7).
 
     >>> from jass import CardSet, find_weis
     >>> DeclareWeis(find_weis(CardSet.parse("6S 7S 8S"))).weis[0].points
@@ -146,6 +150,22 @@ class DeclareWeis:
     """
 
     weis: tuple[Weis, ...] = attrs.field(converter=_weis_tuple)
+
+    @property
+    def index(self) -> int:
+        """The stable action number: 46 if it declares nothing, else 47.
+
+        The fixed numbering tells only whether Weis are declared, not which: 47 stands for
+        declaring every Weis the player holds, the choice that scores the most, and
+        ``action_from_index(47, game)`` gives that declaration. A declaration of only some of
+        them (which :meth:`jass.Game.legal_actions` offers too) also has the number 47, but no
+        number gives it back.
+
+        >>> from jass import CardSet, find_weis
+        >>> DeclareWeis(()).index, DeclareWeis(find_weis(CardSet.parse("6S 7S 8S"))).index
+        (46, 47)
+        """
+        return _DECLARE_ALL if self.weis else _DECLARE_NONE
 
 
 @attrs.frozen
@@ -166,11 +186,38 @@ Action: TypeAlias = Play | Choose | Shove | DeclareWeis | Thank | Deal
 PLAY_ACTIONS: Final[tuple[Play, ...]] = tuple(Play(card) for card in CARDS)
 
 
-def action_from_index(index: int) -> Play | Choose | Shove | Thank:
+#: The action 46: declare no Weis.
+_NO_DECLARATION: Final = DeclareWeis(())
+
+
+class _Offering(Protocol):
+    """What :func:`action_from_index` reads to resolve number 47: a game or a player's view.
+
+    >>> import jass
+    >>> hasattr(jass.Game.new(seed=1), "legal_actions")
+    True
+    """
+
+    def legal_actions(self) -> Iterable[object]: ...
+
+
+def action_from_index(
+    index: int, game: _Offering | None = None
+) -> Play | Choose | Shove | DeclareWeis | Thank:
     """The player action with the stable number ``index`` (0 to ``NUM_ACTIONS - 1``).
+
+    Number 47 declares every Weis the player to move holds, so it needs ``game`` (a
+    :class:`~jass.Game`, or the :class:`~jass.PlayerView` of the player to move); it raises
+    :class:`~jass.IllegalActionError` when that player may not declare Weis now, or holds none.
+    Every other number gives the same action whatever the state.
 
     >>> action_from_index(14), action_from_index(36)
     (Play(card=Card.parse('JH')), Choose(contract=Contract.trump(Suit.SPADES)))
+    >>> import jass
+    >>> manual = jass.rules.SCHIEBER.evolve(weis_declaration="MANUAL")
+    >>> g = jass.Game.new(manual, seed=37).deal().choose("obenabe")
+    >>> [str(w) for w in action_from_index(47, g).weis]
+    ['four 8s (100)', '7-8-9 of diamonds (20)']
     """
     if isinstance(index, bool) or not isinstance(index, int):
         raise InvalidInputError(f"action index must be an int, got {index!r}")
@@ -182,4 +229,29 @@ def action_from_index(index: int) -> Play | Choose | Shove | Thank:
         return Shove()
     if index in (_THANK_BASE, _THANK_BASE + 1):
         return Thank(Team(index - _THANK_BASE))
+    if index == _DECLARE_NONE:
+        return _NO_DECLARATION
+    if index == _DECLARE_ALL:
+        return _declare_all(game)
     raise InvalidInputError(f"no action has index {index!r}")
+
+
+def _declare_all(game: _Offering | None) -> DeclareWeis:
+    """The declaration of every Weis of the player to move: the largest one on offer."""
+    if game is None:
+        raise InvalidInputError(
+            "action 47 declares every Weis of the player to move: "
+            "pass the game (or that player's view) to action_from_index"
+        )
+    best: DeclareWeis | None = None
+    for action in game.legal_actions():
+        if isinstance(action, DeclareWeis) and (best is None or len(action.weis) > len(best.weis)):
+            best = action
+    if best is None:
+        raise IllegalActionError(
+            "cannot declare Weis (action 47): the player to move holds none it may declare now",
+            IllegalReason.WEIS_NOT_DECLARABLE,
+            None,
+            game,
+        )
+    return best
