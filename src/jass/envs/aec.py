@@ -36,7 +36,8 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from jass.actions import NUM_ACTIONS, PLAY_ACTIONS, Thank, action_from_index
+from jass.actions import NUM_ACTIONS, Thank, action_from_index
+from jass.cards import CARDS
 from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
 from jass.envs.options import (
     EPISODES,
@@ -258,11 +259,12 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
             self._was_dead_step(action)
             return
         index = _action_number(action)
-        game = self.game
+        game = self._game
+        assert game is not None  # noqa: S101  (an agent is selected only after reset)
         if not self._mask_bytes[index]:
             self._refuse(game, index)
         if index < 36:
-            game = game.play(PLAY_ACTIONS[index].card)
+            game = game.play(CARDS[index])
         else:
             game = game.apply(action_from_index(index, game))
         self._cumulative_rewards[agent] = 0.0
