@@ -263,10 +263,8 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
         assert game is not None  # noqa: S101  (an agent is selected only after reset)
         if not self._mask_bytes[index]:
             self._refuse(game, index)
-        if index < 36:
-            game = game.play(CARDS[index])
-        else:
-            game = game.apply(action_from_index(index, game))
+        # A card (the hot path), or another action by its number.
+        game = game.play(CARDS[index]) if index < 36 else game.apply(action_from_index(index, game))
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
