@@ -3,9 +3,9 @@
 - :func:`raw_env` and :func:`aec_env`: Schieber as a PettingZoo AEC environment
   (:mod:`jass.envs.aec`).
 
-This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy); without
-NumPy, importing it raises :class:`~jass.errors.MissingDependencyError` saying so. ``import
-jass`` never imports it.
+This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy,
+Gymnasium and PettingZoo); without them, importing it raises
+:class:`~jass.errors.MissingDependencyError` saying so. ``import jass`` never imports it.
 
 >>> import jass, jass.envs
 >>> g = jass.Game.new(seed=1).deal()
@@ -16,12 +16,14 @@ True
 from __future__ import annotations
 
 try:
-    import numpy as np  # noqa: F401  (the extra's one hard requirement here)
-except ImportError as exc:  # pragma: no cover - the test environment has NumPy
+    import gymnasium  # noqa: F401  (the extra's requirements)
+    import numpy as np  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the test environment has the extra
     from jass.errors import MissingDependencyError
 
     raise MissingDependencyError(
-        f"jass.envs needs NumPy, which is not installed ({exc}): pip install 'jass[rl]'"
+        f"jass.envs needs the rl extra, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
 from jass.envs.aec import JassAECEnv, aec_env, raw_env
