@@ -466,3 +466,21 @@ def test_win_reward_of_a_hand_is_the_sign_of_its_score() -> None:
         score = env.game.hand_results[-1].totals
         assert totals["player_0"] == (score[0] > score[1]) - (score[0] < score[1])
         env.reset()
+
+
+def test_action_46_is_never_offered_even_while_declaring_is_open() -> None:
+    env = raw_env(weis="actions")
+    for seed in range(40):
+        env.reset(seed=seed)
+        env.step(40)  # Obenabe
+        if env.observe(env.agent_selection)["action_mask"][47]:
+            break
+    else:
+        pytest.fail("no hand with a Weis for the forehand")
+    game = env.game
+    assert game.can_declare_weis(())  # the rules would take an empty declaration
+    with pytest.raises(IllegalActionError) as caught:
+        env.step(46)
+    assert caught.value.reason is IllegalReason.WEIS_NOT_DECLARABLE
+    assert "play a card" in str(caught.value)
+    assert env.game is game
