@@ -292,6 +292,15 @@ def declared_bytes(declared: Sequence[int]) -> tuple[bytes, bytes, bytes, bytes]
     )
 
 
+def weis_bytes(points: int) -> bytes:
+    """One seat's ``weis_points``: 9 bits, clipped at 511 (a seat that has not declared: 0).
+
+    >>> list(weis_bytes(20)), weis_bytes(-1) == weis_bytes(0)
+    ([0, 0, 1, 0, 1, 0, 0, 0, 0], True)
+    """
+    return _BIN9[min(max(points, 0), MAX_WEIS)]
+
+
 def points_bytes(points: tuple[int, int]) -> tuple[bytes, bytes]:
     """The ``hand_points`` field as team 0 sees it and as team 1 sees it (own team first).
 
