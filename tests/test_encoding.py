@@ -201,6 +201,33 @@ def test_relative_seats_and_own_team_first() -> None:
     )
 
 
+def mask_of(cards: jass.CardSet) -> list[int]:
+    return [int(card in cards) for card in range(36)]
+
+
+@pytest.mark.parametrize("name", ["SCHIEBER", "TRADITIONAL", "MANUAL_WEIS"])
+def test_card_fields_say_what_the_view_says(name: str) -> None:
+    for game in states(RULESETS[name], 5):
+        for viewer in range(4):
+            view = game.view(viewer)
+            obs = encode(view)
+            assert obs[FIELDS["hand"]].tolist() == mask_of(view.hand)
+            played = obs[FIELDS["played"]].reshape(4, 36)
+            trick = obs[FIELDS["trick"]].reshape(4, 36)
+            known = obs[FIELDS["known"]].reshape(3, 36)
+            excluded = obs[FIELDS["excluded"]].reshape(3, 36)
+            in_trick = view.plays[len(view.plays) - len(view.trick) :]
+            for r in range(4):
+                seat = (viewer + r) % 4
+                by_seat = jass.CardSet([card for who, card in view.plays if who == seat])
+                assert played[r].tolist() == mask_of(by_seat)
+                now = jass.CardSet([card for who, card in in_trick if who == seat])
+                assert trick[r].tolist() == mask_of(now)
+                if r:
+                    assert known[r - 1].tolist() == mask_of(view.known_cards(seat))
+                    assert excluded[r - 1].tolist() == mask_of(view.excluded[seat])
+
+
 def test_binary_fields_are_clipped() -> None:
     endless = rules.SCHIEBER.evolve(target=10**6)
     g = Game.new(endless, seed=1, scores=(10_000, 8191), hands_played=99).deal()

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.cards import SUIT_MASKS, Card, Rank
+from jass.cards import SUIT_MASKS, Card
 from jass.envs import _layout as lay
 from jass.errors import InvalidInputError
 from jass.hand import HandInfo
-from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
+from jass.rules import RuleSet, UndertrumpRule
 from jass.seats import Seat
 from jass.state import Game
 from jass.view import excluded_cards
@@ -33,7 +33,6 @@ __all__ = ["Encoder"]
 
 _SIZE: Final = lay.SIZE
 _PLAY: Final = lay.PLAY
-_MARKER: Final = FirstHandRule.MARKER_CARD
 _NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
 _FULL: Final = (1 << 36) - 1
 _DEAL, _CHOOSE = lay.PHASES[:2]
@@ -140,22 +139,13 @@ def _static(game: Game) -> lay.Static:
 
 def _known_base(game: Game) -> list[int]:
     """The cards each seat is known to hold, played or not (as PlayerView.known_cards)."""
-    known = [0, 0, 0, 0]
-    result = game.weis_result
-    if result is not None and result.winner is not None:
-        for holder in result.winner.team.seats:
-            for weis in result.declared[holder]:
-                known[holder] |= int(weis.cards)
-    stoeck = game.stoeck
-    contract = game.contract
-    if stoeck is not None and contract is not None and contract.trump_suit is not None:
-        suit = contract.trump_suit
-        known[stoeck] |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
     hand = game.hand_info
-    ruleset = game.ruleset
-    if hand is not None and hand.number == 0 and ruleset.first_hand_rule is _MARKER:
-        known[(hand.dealer + 1) & 3] |= 1 << ruleset.first_hand_marker
-    return known
+    if hand is None:
+        return [0, 0, 0, 0]
+    view = game.view(0)
+    return lay.known_base(
+        view.shown_weis, game.stoeck, game.contract, hand.number, hand.dealer, game.ruleset
+    )
 
 
 def _excluded(game: Game, plays: Plays) -> list[int]:

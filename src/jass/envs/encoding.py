@@ -91,10 +91,12 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
     played = [0, 0, 0, 0]
     for player, card in view.plays:
         played[player] |= 1 << card
-    known = [0, 0, 0, 0]
-    for seat in range(4):
-        if seat != viewer:
-            known[seat] = int(view.known_cards(seat))
+    # view.known_cards(seat) for the other seats, with the shared part worked out once
+    unplayed = ~(played[0] | played[1] | played[2] | played[3])
+    known = lay.known_base(
+        view.shown_weis, view.stoeck, view.contract, view.hand_number, view.dealer, view.ruleset
+    )
+    known = [cards & unplayed for cards in known]
     buf = bytearray(_SIZE)
     lay.write_cards(
         buf,
