@@ -12,7 +12,8 @@ at every step, and prints agent steps per second (actions taken) and hands per s
 - ``aec_env()``: the same through PettingZoo's three wrappers.
 
 Then the ratio raw/bare (target: at least 0.25), raw/card-play-only, and what the wrappers
-cost per agent step. Each row is the best of ``--repeat`` runs.
+cost per agent step. Each row is the best of ``--repeat`` runs, and the rows take turns, so
+that a busy machine slows them alike.
 """
 
 from __future__ import annotations
@@ -103,15 +104,16 @@ def env_loop(make: Callable[[], Any]) -> Loop:
     return loop
 
 
-def measure(loop: Loop, seeds: list[int], repeat: int) -> tuple[float, int]:
-    """The best time of ``repeat`` runs, and the agent steps of one."""
-    best = float("inf")
-    steps = 0
+def measure(loops: dict[str, Loop], seeds: list[int], repeat: int) -> dict[str, tuple[float, int]]:
+    """For each loop, the best time of ``repeat`` runs (in turns) and the agent steps of one."""
+    rows = {name: (float("inf"), 0) for name in loops}
     for _ in range(repeat):
-        start = time.perf_counter()
-        steps = loop(seeds)
-        best = min(best, time.perf_counter() - start)
-    return best, steps
+        for name, loop in loops.items():
+            start = time.perf_counter()
+            steps = loop(seeds)
+            seconds = time.perf_counter() - start
+            rows[name] = (min(rows[name][0], seconds), steps)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,7 +123,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per row (the best counts)")
     args = parser.parse_args(argv)
     seeds = hand_seeds(args.hands)
-    rows: dict[str, tuple[float, int]] = {}
     loops: dict[str, Loop] = {
         "bare Game loop, legal_actions/apply": bare_loop,
         "card play only, legal_moves/play": card_play_loop,
@@ -132,9 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(seeds):,} hands of SCHIEBER, random legal actions, best of {args.repeat}")
     print(f"{'loop':<38} {'agent steps/s':>14} {'hands/s':>10} {'us/step':>9}")
     print("-" * 74)
-    for name, loop in loops.items():
-        seconds, steps = measure(loop, seeds, args.repeat)
-        rows[name] = (seconds, steps)
+    rows = measure(loops, seeds, args.repeat)
+    for name, (seconds, steps) in rows.items():
         print(
             f"{name:<38} {steps / seconds:>14,.0f} {len(seeds) / seconds:>10,.0f}"
             f" {1e6 * seconds / steps:>9.1f}"

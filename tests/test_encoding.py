@@ -78,7 +78,7 @@ def bits(vector: np.ndarray[Any, Any]) -> str:
 
 
 def legal_indexes(game: Game) -> list[int]:
-    return sorted(a.index for a in game.legal_actions() if not isinstance(a, jass.DeclareWeis))
+    return sorted({a.index for a in game.legal_actions()})  # declarations share 47
 
 
 # --- the layout -----------------------------------------------------------------------------
@@ -199,6 +199,33 @@ def test_relative_seats_and_own_team_first() -> None:
     assert bits(obs[FIELDS["hand"]]) == bits(
         np.array([int(c in g.hands[3]) for c in range(36)], dtype=np.int8)
     )
+
+
+def mask_of(cards: jass.CardSet) -> list[int]:
+    return [int(card in cards) for card in range(36)]
+
+
+@pytest.mark.parametrize("name", ["SCHIEBER", "TRADITIONAL", "MANUAL_WEIS"])
+def test_card_fields_say_what_the_view_says(name: str) -> None:
+    for game in states(RULESETS[name], 5):
+        for viewer in range(4):
+            view = game.view(viewer)
+            obs = encode(view)
+            assert obs[FIELDS["hand"]].tolist() == mask_of(view.hand)
+            played = obs[FIELDS["played"]].reshape(4, 36)
+            trick = obs[FIELDS["trick"]].reshape(4, 36)
+            known = obs[FIELDS["known"]].reshape(3, 36)
+            excluded = obs[FIELDS["excluded"]].reshape(3, 36)
+            in_trick = view.plays[len(view.plays) - len(view.trick) :]
+            for r in range(4):
+                seat = (viewer + r) % 4
+                by_seat = jass.CardSet([card for who, card in view.plays if who == seat])
+                assert played[r].tolist() == mask_of(by_seat)
+                now = jass.CardSet([card for who, card in in_trick if who == seat])
+                assert trick[r].tolist() == mask_of(now)
+                if r:
+                    assert known[r - 1].tolist() == mask_of(view.known_cards(seat))
+                    assert excluded[r - 1].tolist() == mask_of(view.excluded[seat])
 
 
 def test_binary_fields_are_clipped() -> None:

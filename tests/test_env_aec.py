@@ -179,11 +179,12 @@ def test_points_reward_is_the_hand_card_points_margin() -> None:
         env.reset()
 
 
-def test_win_reward_in_a_game() -> None:
-    env = raw_env(episode="game", ruleset="jasskit", reward="win")
+@pytest.mark.parametrize("ruleset", ["jasskit", "tournament_12", "schieber_1000"])
+def test_win_reward_in_a_game(ruleset: str) -> None:
+    env = raw_env(episode="game", ruleset=ruleset, reward="win")
     rng = random.Random(5)
     env.reset(seed=2)
-    for _ in range(10):
+    for _ in range(4):
         totals, _ = play_episode(env, rng)
         winner = env.game.winner
         expected = 0 if winner is None else 1 - 2 * int(winner)
@@ -454,3 +455,32 @@ def test_decisions_other_than_cards_and_the_deal_are_agent_steps() -> None:
     history = env.game.history
     assert sum(isinstance(a, jass.Deal) for a in history) == 1
     assert not any(isinstance(a, (Thank, DeclareWeis)) for a in history)
+
+
+def test_win_reward_of_a_hand_is_the_sign_of_its_score() -> None:
+    env = raw_env(reward="win")
+    rng = random.Random(9)
+    env.reset(seed=9)
+    for _ in range(10):
+        totals, _ = play_episode(env, rng)
+        score = env.game.hand_results[-1].totals
+        assert totals["player_0"] == (score[0] > score[1]) - (score[0] < score[1])
+        env.reset()
+
+
+def test_action_46_is_never_offered_even_while_declaring_is_open() -> None:
+    env = raw_env(weis="actions")
+    for seed in range(40):
+        env.reset(seed=seed)
+        env.step(40)  # Obenabe
+        if env.observe(env.agent_selection)["action_mask"][47]:
+            break
+    else:
+        pytest.fail("no hand with a Weis for the forehand")
+    game = env.game
+    assert game.can_declare_weis(())  # the rules would take an empty declaration
+    with pytest.raises(IllegalActionError) as caught:
+        env.step(46)
+    assert caught.value.reason is IllegalReason.WEIS_NOT_DECLARABLE
+    assert "play a card" in str(caught.value)
+    assert env.game is game

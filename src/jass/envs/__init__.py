@@ -5,12 +5,12 @@
 - :class:`SeatEnv`: one learning seat as a Gymnasium environment, bots in the other three
   (:mod:`jass.envs.seat`).
 
-This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy); without
-NumPy, importing it raises :class:`~jass.errors.MissingDependencyError` saying so. ``import
-jass`` never imports it. Importing it registers :class:`SeatEnv` with Gymnasium as
-``jass/Seat-v0`` (:data:`SEAT_ENV_ID`), so that ``gymnasium.make("jass/Seat-v0", **options)``
-works (``gymnasium.make("jass.envs:jass/Seat-v0")`` imports it first); that is all it does on
-import.
+This package needs the ``rl`` extra (``pip install 'jass[rl]'``, which brings NumPy,
+Gymnasium and PettingZoo); without them, importing it raises
+:class:`~jass.errors.MissingDependencyError` saying so. ``import jass`` never imports it.
+Importing it registers :class:`SeatEnv` with Gymnasium as ``jass/Seat-v0``
+(:data:`SEAT_ENV_ID`), so that ``gymnasium.make("jass/Seat-v0", **options)`` works; that is
+all it does on import.
 
 >>> import jass, jass.envs
 >>> g = jass.Game.new(seed=1).deal()
@@ -24,12 +24,14 @@ True
 from __future__ import annotations
 
 try:
-    import numpy as np  # noqa: F401  (the extra's one hard requirement here)
-except ImportError as exc:  # pragma: no cover - the test environment has NumPy
+    import gymnasium  # noqa: F401  (the extra's requirements)
+    import numpy as np  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the test environment has the extra
     from jass.errors import MissingDependencyError
 
     raise MissingDependencyError(
-        f"jass.envs needs NumPy, which is not installed ({exc}): pip install 'jass[rl]'"
+        f"jass.envs needs the rl extra, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
 import gymnasium

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.cards import SUIT_MASKS, Card, Rank
+from jass.cards import SUIT_MASKS, Card
 from jass.envs import _layout as lay
 from jass.errors import InvalidInputError
 from jass.hand import HandInfo
-from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
+from jass.rules import RuleSet, UndertrumpRule
 from jass.seats import Seat
 from jass.state import Game
 from jass.view import excluded_cards
@@ -33,10 +33,9 @@ __all__ = ["Encoder"]
 
 _SIZE: Final = lay.SIZE
 _PLAY: Final = lay.PLAY
-_MARKER: Final = FirstHandRule.MARKER_CARD
 _NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
 _FULL: Final = (1 << 36) - 1
-_PHASE_INDEX: Final = {phase: index for index, phase in enumerate(lay.PHASES)}
+_DEAL, _CHOOSE = lay.PHASES[:2]
 _ROWS: Final = (0, _SIZE, 2 * _SIZE, 3 * _SIZE)  # where each seat's row starts
 
 Plays = tuple[tuple[Seat, Card], ...]
@@ -114,6 +113,12 @@ _ONE_HOT_FIELDS: Final = (
     (lay.D_PHASE, _absolute_positions(lay.PHASE, 4)),
     (lay.D_TRICK_NUMBER, _absolute_positions(lay.TRICK_NUMBER, 9)),
 )
+_DECLARED_AT: Final = _seat_positions(lay.DECLARED)
+# For each absolute seat: where its 9 bits of Weis points start, in each row.
+_WEIS_POINTS_AT: Final = tuple(
+    tuple(_ROWS[viewer] + lay.WEIS_POINTS + 9 * ((seat - viewer) & 3) for viewer in range(4))
+    for seat in range(4)
+)
 _NOT_DECLARED: Final = (-1, -1, -1, -1)
 
 
@@ -134,22 +139,13 @@ def _static(game: Game) -> lay.Static:
 
 def _known_base(game: Game) -> list[int]:
     """The cards each seat is known to hold, played or not (as PlayerView.known_cards)."""
-    known = [0, 0, 0, 0]
-    result = game.weis_result
-    if result is not None and result.winner is not None:
-        for holder in result.winner.team.seats:
-            for weis in result.declared[holder]:
-                known[holder] |= int(weis.cards)
-    stoeck = game.stoeck
-    contract = game.contract
-    if stoeck is not None and contract is not None and contract.trump_suit is not None:
-        suit = contract.trump_suit
-        known[stoeck] |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
     hand = game.hand_info
-    ruleset = game.ruleset
-    if hand is not None and hand.number == 0 and ruleset.first_hand_rule is _MARKER:
-        known[(hand.dealer + 1) & 3] |= 1 << ruleset.first_hand_marker
-    return known
+    if hand is None:
+        return [0, 0, 0, 0]
+    view = game.view(0)
+    return lay.known_base(
+        view.shown_weis, game.stoeck, game.contract, hand.number, hand.dealer, game.ruleset
+    )
 
 
 def _excluded(game: Game, plays: Plays) -> list[int]:
@@ -314,17 +310,21 @@ class Encoder:
         unplayed = ~(played[0] | played[1] | played[2] | played[3])
         return [cards & unplayed for cards in self._known_base]
 
-    def _dynamic_inputs(self, game: Game) -> list[Any]:
+    def _dynamic_inputs(self, game: Game, *, declared: bool = True) -> list[Any]:
+        """The inputs that change in the play (``declared=False``: the Weis declared as before)."""
         phase = game.phase
         trick_number = -1
         if phase is _PLAY:
             won = game.tricks_won
             trick_number = won[0] + won[1]
-        declared = game.declared_weis
-        cached, sums = self._declared
-        if declared is not cached:
-            sums = _declared_sums(declared)
-            self._declared = (declared, sums)
+        if declared:
+            weis = game.declared_weis
+            cached, sums = self._declared
+            if weis is not cached:
+                sums = _declared_sums(weis)
+                self._declared = (weis, sums)
+        else:
+            sums = self._dynamic[lay.D_DECLARED]
         result = game.weis_result
         to_move = game.to_move
         leader = game.trick_leader
@@ -332,7 +332,7 @@ class Encoder:
         return [
             -1 if to_move is None else int(to_move),
             -1 if leader is None else int(leader),
-            _PHASE_INDEX[phase],
+            2 if phase is _PLAY else 1 if phase is _CHOOSE else 0 if phase is _DEAL else 3,
             trick_number,
             sums,
             -1 if result is None or result.winner is None else int(result.winner),
@@ -416,18 +416,29 @@ class Encoder:
             self._declare(game)
 
     def _declare(self, game: Game) -> None:
-        declared = game.declared_weis
-        if declared is self._declared[0]:
+        """Update the declared Weis, which change in trick 1 only."""
+        weis = game.declared_weis
+        if weis is self._declared[0]:
             return
-        sums = _declared_sums(declared)
-        self._declared = (declared, sums)
+        sums = _declared_sums(weis)
+        self._declared = (weis, sums)
         dynamic = self._dynamic
-        if sums != dynamic[lay.D_DECLARED]:
-            dynamic[lay.D_DECLARED] = sums
-            for seat, chunk in enumerate(lay.declared_bytes(sums)):
-                at = _ROWS[seat] + lay.DECLARED
-                buf = self._buf
-                buf[at : at + len(chunk)] = chunk
+        self._write_declared(dynamic[lay.D_DECLARED], sums)
+        dynamic[lay.D_DECLARED] = sums
+
+    def _write_declared(self, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        """Rewrite the ``declared`` flag and ``weis_points`` of each seat whose sum changed."""
+        buf = self._buf
+        for seat in range(4):
+            points = new[seat]
+            if points == old[seat]:
+                continue
+            flag = 1 if points >= 0 else 0
+            for at in _DECLARED_AT[seat]:
+                buf[at] = flag
+            chunk = lay.weis_bytes(points)
+            for at in _WEIS_POINTS_AT[seat]:
+                buf[at : at + 9] = chunk
 
     def _card_played(self, game: Game, plays: Plays) -> None:
         """Update after one card play: a few bytes, more at the end of a trick."""
@@ -468,26 +479,8 @@ class Encoder:
         start = (count - 1) & ~3
         if count - 1 != start and plays[start][1] // 9 != card // 9:
             self._excluded_by(game, plays, start, seat)
-        # Within a trick only the seat to move changes, and the declared Weis in trick 1;
-        # Stöck change the scores (and may end the game); the end of a trick changes more.
-        dynamic = self._dynamic
-        to_move = game.to_move
-        if (
-            not in_trick
-            or to_move is None
-            or (stoeck is not None and dynamic[lay.D_STOECK] < 0)
-            or game.scores != dynamic[lay.D_SCORES]
-        ):
-            self._update_dynamic(self._dynamic_inputs(game))
-            return
-        before = dynamic[lay.D_TO_MOVE]
-        for at in _TO_MOVE_AT[before]:
-            buf[at] = 0
-        for at in _TO_MOVE_AT[to_move]:
-            buf[at] = 1
-        dynamic[lay.D_TO_MOVE] = int(to_move)
-        if count < 4:  # trick 1: the player has declared its Weis, if any
-            self._declare(game)
+        # After trick 1 the declared Weis no longer change.
+        self._update_dynamic(self._dynamic_inputs(game, declared=count <= 4))
 
     def _excluded_by(self, game: Game, plays: Plays, start: int, seat: int) -> None:
         """Add what the last card, not of the led suit, tells about its player's hand.
@@ -574,9 +567,7 @@ class Encoder:
                     for at in table[after]:
                         buf[at] = 1
         if dynamic[lay.D_DECLARED] != old[lay.D_DECLARED]:
-            for seat, chunk in enumerate(lay.declared_bytes(dynamic[lay.D_DECLARED])):
-                at = _ROWS[seat] + lay.DECLARED
-                buf[at : at + len(chunk)] = chunk
+            self._write_declared(old[lay.D_DECLARED], dynamic[lay.D_DECLARED])
         if dynamic[lay.D_HAND_POINTS] != old[lay.D_HAND_POINTS]:
             _write_teams(buf, lay.HAND_POINTS, lay.points_bytes(dynamic[lay.D_HAND_POINTS]))
         if dynamic[lay.D_SCORES] != old[lay.D_SCORES]:
@@ -610,4 +601,13 @@ class Encoder:
 
 
 def _declared_sums(declared: tuple[tuple[Weis, ...] | None, ...]) -> tuple[int, ...]:
-    return tuple(-1 if weis is None else sum(w.points for w in weis) for weis in declared)
+    sums = []
+    for weis in declared:
+        if weis is None:
+            sums.append(-1)
+        else:
+            total = 0
+            for one in weis:
+                total += one.points
+            sums.append(total)
+    return tuple(sums)

@@ -11,14 +11,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from jass.cards import Card
+from jass.cards import Card, Rank
+from jass.contracts import Contract
 from jass.hand import Phase
+from jass.rules import FirstHandRule, RuleSet
 from jass.seats import Seat
 from jass.view import PlayerView
+from jass.weis import Weis
 
 __all__: list[str] = []  # private: the public names are re-exported by jass.envs.encoding
 
@@ -90,6 +93,7 @@ HAND_NUMBER: Final = FIELDS["hand_number"].start
 
 PHASES: Final = tuple(Phase)
 PLAY: Final = Phase.PLAY
+_MARKER: Final = FirstHandRule.MARKER_CARD
 
 # Clipping: the largest value each binary field holds.
 MAX_WEIS: Final = 511
@@ -191,6 +195,35 @@ def trick_masks(trick: tuple[Card, ...], leader: Seat | int | None) -> Masks:
     return masks[0], masks[1], masks[2], masks[3]
 
 
+def known_base(
+    shown: Iterable[tuple[Seat, Weis]],
+    stoeck: Seat | None,
+    contract: Contract | None,
+    hand_number: int | None,
+    dealer: Seat | None,
+    ruleset: RuleSet,
+) -> list[int]:
+    """The cards each seat is known to hold, played or not, by seat (see ``known_cards``).
+
+    :meth:`jass.PlayerView.known_cards` is this, for a seat other than the viewer, minus the
+    cards played: the shown Weis, the trump King and Queen of shown Stöck, and the marker
+    card in the first hand under ``first_hand_rule=MARKER_CARD``.
+
+    >>> import jass
+    >>> known_base((), Seat(1), jass.Contract.parse("hearts"), 3, Seat(0), jass.rules.SCHIEBER)
+    [0, 98304, 0, 0]
+    """
+    known = [0, 0, 0, 0]
+    for holder, weis in shown:
+        known[holder] |= int(weis.cards)
+    suit = contract.trump_suit if contract is not None else None
+    if stoeck is not None and suit is not None:
+        known[stoeck] |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
+    if hand_number == 0 and dealer is not None and ruleset.first_hand_rule is _MARKER:
+        known[(dealer + 1) & 3] |= 1 << ruleset.first_hand_marker
+    return known
+
+
 def view_static(view: PlayerView) -> Static:
     """The hand's fixed inputs, as ``view`` tells them.
 
@@ -290,6 +323,15 @@ def declared_bytes(declared: Sequence[int]) -> tuple[bytes, bytes, bytes, bytes]
         flags[2] + points[2] + points[3] + points[0] + points[1],
         flags[3] + points[3] + points[0] + points[1] + points[2],
     )
+
+
+def weis_bytes(points: int) -> bytes:
+    """One seat's ``weis_points``: 9 bits, clipped at 511 (a seat that has not declared: 0).
+
+    >>> list(weis_bytes(20)), weis_bytes(-1) == weis_bytes(0)
+    ([0, 0, 1, 0, 1, 0, 0, 0, 0], True)
+    """
+    return _BIN9[min(max(points, 0), MAX_WEIS)]
 
 
 def points_bytes(points: tuple[int, int]) -> tuple[bytes, bytes]:

@@ -36,7 +36,8 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from jass.actions import NUM_ACTIONS, PLAY_ACTIONS, Thank, action_from_index
+from jass.actions import NUM_ACTIONS, Thank, action_from_index
+from jass.cards import CARDS
 from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
 from jass.envs.options import (
     EPISODES,
@@ -129,6 +130,7 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
         self._auto_thank = auto_thanks(self.ruleset)
+        self._win_at_end = self.reward_kind == "win" and self.episode == "game"
         self._manual_weis = (
             self.ruleset.weis and self.ruleset.weis_declaration is WeisDeclaration.MANUAL
         )
@@ -257,13 +259,12 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
             self._was_dead_step(action)
             return
         index = _action_number(action)
-        game = self.game
-        if not self._mask[index]:
+        game = self._game
+        assert game is not None  # noqa: S101  (an agent is selected only after reset)
+        if not self._mask_bytes[index]:
             self._refuse(game, index)
-        if index < 36:
-            game = game.play(PLAY_ACTIONS[index].card)
-        else:
-            game = game.apply(action_from_index(index, game))
+        # A card (the hot path), or another action by its number.
+        game = game.play(CARDS[index]) if index < 36 else game.apply(action_from_index(index, game))
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
@@ -308,7 +309,10 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
         if self._auto_thank and not game.is_over:
             game = self._maybe_thank(game)
         if game.phase is _DEAL or game.is_over:
-            margin = hand_margin(game, self.reward_kind)
+            if self._win_at_end and not game.is_over:
+                margin = 0  # "win" in a game: only the hand that ends it counts
+            else:
+                margin = hand_margin(game, self.reward_kind)
             if margin:
                 rewards = self.rewards
                 rewards["player_0"] = rewards["player_2"] = float(margin)
@@ -418,7 +422,8 @@ def raw_env(
     - ``reward``: ``"score"`` (the multiplied score a hand adds), ``"points"`` (unmultiplied
       card points) or ``"win"`` (+1 / -1 / 0); see :func:`jass.envs.rewards.hand_margin`.
       Rewards arrive at the step that ends a hand (in ``episode="game"``, every hand), both
-      partners getting the team's margin and the opponents its negative.
+      partners getting the team's margin and the opponents its negative. With ``"win"`` in
+      ``episode="game"`` only the hand that ends the game is rewarded.
     - ``render_mode``: ``None`` or ``"ansi"``.
 
     Seed with ``reset(seed=...)``.

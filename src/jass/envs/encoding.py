@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.actions import NUM_ACTIONS
+from jass.actions import NUM_ACTIONS, DeclareWeis
 from jass.envs import _layout as lay
 from jass.envs._encoder import Encoder
 from jass.envs._layout import ENCODING, FIELDS, OBSERVATION_SIZE
@@ -43,6 +43,7 @@ __all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "
 _SIZE: Final = OBSERVATION_SIZE
 _PLAY: Final = lay.PLAY
 _THANK_BASE: Final = 44
+_DECLARE_WEIS: Final = 47
 
 
 def _check_out(out: object, size: int, name: str) -> npt.NDArray[np.int8]:
@@ -91,10 +92,12 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
     played = [0, 0, 0, 0]
     for player, card in view.plays:
         played[player] |= 1 << card
-    known = [0, 0, 0, 0]
-    for seat in range(4):
-        if seat != viewer:
-            known[seat] = int(view.known_cards(seat))
+    # view.known_cards(seat) for the other seats, with the shared part worked out once
+    unplayed = ~(played[0] | played[1] | played[2] | played[3])
+    known = lay.known_base(
+        view.shown_weis, view.stoeck, view.contract, view.hand_number, view.dealer, view.ruleset
+    )
+    known = [cards & unplayed for cards in known]
     buf = bytearray(_SIZE)
     lay.write_cards(
         buf,
@@ -124,8 +127,9 @@ def action_mask(
     """An int8 mask over :data:`~jass.actions.NUM_ACTIONS`: 1 at each legal action's index.
 
     For a :class:`~jass.Game`, the actions of the seat to move; for a view, those of its seat
-    (all zeros when it is not to move). :class:`~jass.DeclareWeis` has no index, so no bit.
-    Writes into ``out`` (int8, shape ``(NUM_ACTIONS,)``) and returns it, or a new array.
+    (all zeros when it is not to move). Every declaration of Weis on offer has the number 47
+    (:class:`~jass.DeclareWeis`). Writes into ``out`` (int8, shape ``(NUM_ACTIONS,)``) and
+    returns it, or a new array.
 
     >>> import jass
     >>> g = jass.Game.new(jass.rules.TOURNAMENT_12, seed=1).deal()
@@ -163,6 +167,10 @@ def action_mask(
         mask[:36] = np.frombuffer(lay.card_bytes(moves), dtype=np.int8)
         if thank:
             mask[_THANK_BASE + (to_move & 1)] = 1
+        if view_or_game.can_declare_weis() and any(
+            isinstance(action, DeclareWeis) for action in view_or_game.legal_actions()
+        ):
+            mask[_DECLARE_WEIS] = 1  # only under weis_declaration=MANUAL, in trick 1
         return mask
     for action in view_or_game.legal_actions():
         index = getattr(action, "index", None)
