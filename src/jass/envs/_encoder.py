@@ -37,6 +37,7 @@ _NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
 _FULL: Final = (1 << 36) - 1
 _DEAL, _CHOOSE = lay.PHASES[:2]
 _ROWS: Final = (0, _SIZE, 2 * _SIZE, 3 * _SIZE)  # where each seat's row starts
+_ROW_VIEWERS: Final = ((0, 0), (_SIZE, 1), (2 * _SIZE, 2), (3 * _SIZE, 3))
 
 Plays = tuple[tuple[Seat, Card], ...]
 
@@ -290,20 +291,28 @@ class Encoder:
         self._static = _static(game)
         self._dynamic = self._dynamic_inputs(game)
         buf = self._buf
+        card_bytes = lay.card_bytes
+        played = [card_bytes(cards) for cards in self._played]
+        trick = [card_bytes(cards) for cards in self._trick]
+        known = [card_bytes(cards) for cards in self._known]
+        excluded = [card_bytes(cards) for cards in self._excluded]
         for seat in range(4):
             base = _ROWS[seat]
-            lay.write_cards(
-                buf,
-                base,
-                seat,
-                hands[seat],
-                self._played,
-                self._trick,
-                self._known,
-                self._excluded,
+            others = ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3)
+            buf[base + lay.HAND : base + lay.KNOWN] = b"".join(
+                (
+                    card_bytes(hands[seat]),
+                    played[seat],
+                    *(played[other] for other in others),
+                    trick[seat],
+                    *(trick[other] for other in others),
+                )
+            )
+            buf[base + lay.KNOWN : base + lay.CONTRACT] = b"".join(
+                (*(known[other] for other in others), *(excluded[other] for other in others))
             )
             lay.write_static(buf, base, seat, self._static)
-            lay.write_dynamic(buf, base, seat, self._dynamic)
+        lay.write_dynamic(buf, _ROW_VIEWERS, self._dynamic)
 
     def _known_now(self) -> list[int]:
         played = self._played

@@ -356,48 +356,31 @@ def scores_bytes(scores: tuple[int, int]) -> tuple[bytes, bytes]:
     return first + second, second + first
 
 
-def write_phase(buf: bytearray, base: int, phase: int) -> None:
-    """Write the ``phase`` field (an index into :class:`~jass.Phase`).
-
-    >>> buf = bytearray(SIZE)
-    >>> write_phase(buf, 0, 2)
-    >>> list(buf[FIELDS["phase"]])
-    [0, 0, 1, 0]
-    """
-    buf[base + PHASE : base + PHASE + 4] = ONE_HOT4[phase]
-
-
-def write_trick_number(buf: bytearray, base: int, number: int) -> None:
-    """Write the ``trick_number`` field (-1: none).
-
-    >>> buf = bytearray(SIZE)
-    >>> write_trick_number(buf, 0, 8)
-    >>> list(buf[FIELDS["trick_number"]])
-    [0, 0, 0, 0, 0, 0, 0, 0, 1]
-    """
-    at = base + TRICK_NUMBER
-    buf[at : at + 9] = _ZERO9 if number < 0 else _ONE_HOT9[min(number, 8)]
-
-
-def write_dynamic(buf: bytearray, base: int, viewer: int, dynamic: Dynamic) -> None:
-    """Write the fields that change in the play, of ``viewer``'s vector at ``buf[base:]``.
+def write_dynamic(buf: bytearray, rows: Iterable[tuple[int, int]], dynamic: Dynamic) -> None:
+    """Write the fields that change in the play, for each ``(base, viewer)`` of ``rows``.
 
     >>> import jass
     >>> buf = bytearray(SIZE)
-    >>> write_dynamic(buf, 0, 0, view_dynamic(jass.Game.new(seed=1).deal().view(0)))
+    >>> write_dynamic(buf, [(0, 0)], view_dynamic(jass.Game.new(seed=1).deal().view(0)))
     >>> list(buf[FIELDS["phase"]])
     [0, 1, 0, 0]
     """
-    write_seat(buf, base + TO_MOVE, viewer, dynamic[D_TO_MOVE])
-    write_seat(buf, base + LEADER, viewer, dynamic[D_LEADER])
-    write_phase(buf, base, dynamic[D_PHASE])
-    write_trick_number(buf, base, dynamic[D_TRICK_NUMBER])
-    buf[base + DECLARED : base + WEIS_POINTS + 36] = declared_bytes(dynamic[D_DECLARED])[viewer]
-    write_seat(buf, base + WEIS_WINNER, viewer, dynamic[D_WEIS_WINNER])
-    write_seat(buf, base + STOECK, viewer, dynamic[D_STOECK])
-    team = viewer & 1
-    buf[base + HAND_POINTS : base + HAND_POINTS + 16] = points_bytes(dynamic[D_HAND_POINTS])[team]
-    buf[base + SCORES : base + SCORES + 26] = scores_bytes(dynamic[D_SCORES])[team]
+    to_move, leader, phase, trick_number, declared, winner, stoeck, points, scores = dynamic
+    declared_rows = declared_bytes(declared)
+    points_rows = points_bytes(points)
+    scores_rows = scores_bytes(scores)
+    phase_bytes = ONE_HOT4[phase]
+    trick_bytes = _ZERO9 if trick_number < 0 else _ONE_HOT9[min(trick_number, 8)]
+    for base, viewer in rows:
+        write_seat(buf, base + TO_MOVE, viewer, to_move)
+        write_seat(buf, base + LEADER, viewer, leader)
+        buf[base + PHASE : base + PHASE + 4] = phase_bytes
+        buf[base + TRICK_NUMBER : base + TRICK_NUMBER + 9] = trick_bytes
+        buf[base + DECLARED : base + WEIS_POINTS + 36] = declared_rows[viewer]
+        write_seat(buf, base + WEIS_WINNER, viewer, winner)
+        write_seat(buf, base + STOECK, viewer, stoeck)
+        buf[base + HAND_POINTS : base + HAND_POINTS + 16] = points_rows[viewer & 1]
+        buf[base + SCORES : base + SCORES + 26] = scores_rows[viewer & 1]
 
 
 def write_cards(

@@ -109,7 +109,7 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
         _masks(view.excluded),
     )
     lay.write_static(buf, 0, viewer, lay.view_static(view))
-    lay.write_dynamic(buf, 0, viewer, lay.view_dynamic(view))
+    lay.write_dynamic(buf, ((0, viewer),), lay.view_dynamic(view))
     vector = np.frombuffer(buf, dtype=np.int8)
     if out is None:
         return vector
