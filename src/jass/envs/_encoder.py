@@ -357,11 +357,12 @@ class Encoder:
         simply encoded afresh, if more slowly.
 
         >>> import jass
+        >>> from jass.envs.encoding import FIELDS
         >>> g = jass.Game.new(seed=3).deal()
         >>> enc = Encoder(g)
         >>> g = g.shove()
         >>> enc.update(g)
-        >>> enc.observation(g.to_move)[lay.FIELDS["shoves"]].tolist()
+        >>> enc.observation(g.to_move)[FIELDS["shoves"]].tolist()
         [1, 0]
         """
         if game is self._game:
