@@ -3,7 +3,8 @@
 The inputs of an encoding are read in the absolute frame (seats 0-3, teams 0-1) and written
 relative to the viewer: card sets as ints by seat, the rest as small ints and tuples.
 Writing goes into a ``bytearray`` (one byte per bit) with slice assignments from tables of
-ready-made bytes, which costs far less than NumPy calls on a few bytes each.
+ready-made bytes, which costs far less than NumPy calls on a few bytes each. The tables at
+the end say where each byte lies in the four rows (one per seat) of an Encoder's buffer.
 
 >>> OBSERVATION_SIZE == FIELDS["hand_number"].stop
 True
@@ -427,3 +428,124 @@ def write_cards(
         + card_bytes(excluded[(viewer + 2) & 3])
         + card_bytes(excluded[(viewer + 3) & 3])
     )
+
+
+# --- where the bytes of the four rows of an Encoder lie -------------------------------------
+
+ROWS: Final = (0, SIZE, 2 * SIZE, 3 * SIZE)  # where each seat's row starts
+
+# Where a card's byte lies in the four rows, by field, seat and card: one position per
+# viewer that sees the field for that seat.
+Positions = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def positions(field: int, *, own: bool = False, others: bool = False) -> Positions:
+    """The table of a card field held for the viewer only (``own``), the others, or every seat.
+
+    >>> positions(HAND, own=True)[1][0], positions(PLAYED)[0][0]
+    ((678,), (36, 822, 1464, 2106))
+    """
+    table = []
+    for seat in range(4):
+        by_card = []
+        for card in range(36):
+            places = []
+            for viewer in range(4):
+                r = (seat - viewer) & 3
+                if (own and r) or (others and not r):
+                    continue
+                offset = 36 * (r - 1) if others else 36 * r
+                places.append(ROWS[viewer] + field + offset + card)
+            by_card.append(tuple(places))
+        table.append(tuple(by_card))
+    return tuple(table)
+
+
+HAND_AT: Final = positions(HAND, own=True)
+PLAYED_AT: Final = positions(PLAYED)
+TRICK_AT: Final = positions(TRICK)
+KNOWN_AT: Final = positions(KNOWN, others=True)
+EXCLUDED_AT: Final = positions(EXCLUDED, others=True)
+
+
+def seat_positions(field: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For each absolute seat: its byte in a relative one-hot field, in each row."""
+    return tuple(
+        (
+            ROWS[0] + field + seat,
+            ROWS[1] + field + ((seat - 1) & 3),
+            ROWS[2] + field + ((seat - 2) & 3),
+            ROWS[3] + field + ((seat - 3) & 3),
+        )
+        for seat in range(4)
+    )
+
+
+def absolute_positions(field: int, size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For each value: its byte in an absolute one-hot field, in each row."""
+    return tuple(
+        (ROWS[0] + field + k, ROWS[1] + field + k, ROWS[2] + field + k, ROWS[3] + field + k)
+        for k in range(size)
+    )
+
+
+TO_MOVE_AT: Final = seat_positions(TO_MOVE)
+# A card played within a trick, by seat and card: the bytes that become 1 (the card in
+# "played" and "trick", the next seat in "to_move") and 0 (the card in the hand, the seat
+# in "to_move").
+WITHIN_ONES: Final = tuple(
+    tuple(
+        PLAYED_AT[seat][card] + TRICK_AT[seat][card] + TO_MOVE_AT[(seat + 1) & 3]
+        for card in range(36)
+    )
+    for seat in range(4)
+)
+WITHIN_ZEROS: Final = tuple(
+    tuple(HAND_AT[seat][card] + TO_MOVE_AT[seat] for card in range(36)) for seat in range(4)
+)
+# The one-hot inputs that change in the play: for each value, its byte in each row.
+ONE_HOT_FIELDS: Final = (
+    (D_TO_MOVE, TO_MOVE_AT),
+    (D_LEADER, seat_positions(LEADER)),
+    (D_WEIS_WINNER, seat_positions(WEIS_WINNER)),
+    (D_STOECK, seat_positions(STOECK)),
+    (D_PHASE, absolute_positions(PHASE, 4)),
+    (D_TRICK_NUMBER, absolute_positions(TRICK_NUMBER, 9)),
+)
+DECLARED_AT: Final = seat_positions(DECLARED)
+# For each absolute seat: where its 9 bits of Weis points start, in each row.
+WEIS_POINTS_AT: Final = tuple(
+    tuple(ROWS[viewer] + WEIS_POINTS + 9 * ((seat - viewer) & 3) for viewer in range(4))
+    for seat in range(4)
+)
+
+
+def write_changed(buf: bytearray, table: Positions, old: list[int], new: list[int]) -> None:
+    """Rewrite, in the rows, the cards of each seat whose mask changed."""
+    for seat in range(4):
+        before, after = old[seat], new[seat]
+        if before == after:
+            continue
+        changed = before ^ after
+        if changed.bit_count() <= 3:
+            by_card = table[seat]
+            while changed:
+                low = changed & -changed
+                value = 1 if after & low else 0
+                for at in by_card[low.bit_length() - 1]:
+                    buf[at] = value
+                changed ^= low
+        else:
+            cards = card_bytes(after)
+            for at in table[seat][0]:  # card 0's byte starts the seat's 36
+                buf[at : at + 36] = cards
+
+
+def write_teams(buf: bytearray, field: int, by_team: tuple[bytes, bytes]) -> None:
+    """Write a per-team field into the rows: seats 0 and 2 see team 0 first."""
+    own0, own1 = by_team
+    size = len(own0)
+    buf[field : field + size] = own0
+    buf[ROWS[1] + field : ROWS[1] + field + size] = own1
+    buf[ROWS[2] + field : ROWS[2] + field + size] = own0
+    buf[ROWS[3] + field : ROWS[3] + field + size] = own1
