@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -329,6 +331,17 @@ def test_observation_is_the_buffer_itself() -> None:
     encoder.update(g.choose("hearts"))
     assert encoder.observation(1) is first or np.shares_memory(encoder.observation(1), first)
     assert not np.array_equal(first, kept)  # overwritten: callers copy
+
+
+def test_copies_and_pickles_are_independent() -> None:
+    games = list(states(rules.SCHIEBER, 8, max_steps=50))
+    encoder = Encoder(games[20])
+    for twin in (copy.copy(encoder), copy.deepcopy(encoder), pickle.loads(pickle.dumps(encoder))):
+        assert twin is not encoder
+        assert_encoder_matches(twin, games[20])
+        twin.update(games[21])
+        assert_encoder_matches(twin, games[21])
+        assert_encoder_matches(encoder, games[20])
 
 
 # --- no leak --------------------------------------------------------------------------------

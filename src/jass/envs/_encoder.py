@@ -207,6 +207,11 @@ class Encoder:
             lay.write_static(buf, base, seat, self._static)
         lay.write_dynamic(buf, _ROW_VIEWERS, self._dynamic)
 
+    def __reduce__(self) -> tuple[type[Encoder], tuple[Game]]:
+        # Copied or pickled, an encoder encodes its game afresh: its rows are views of its
+        # buffer, which a field-by-field copy would tear apart.
+        return (Encoder, (self._game,))
+
     def _known_now(self) -> list[int]:
         played = self._played
         unplayed = ~(played[0] | played[1] | played[2] | played[3])
