@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -50,18 +52,21 @@ RULESETS: dict[str, RuleSet] = {
 }
 
 
-def step(game: Game, rng: random.Random, *, thanks: float = 0.01) -> Game:
-    """A random legal action (a deal when due); a thank, true or false, only now and then."""
+def step(game: Game, rng: random.Random, *, false_thanks: float = 0.002) -> Game:
+    """A random legal action (a deal when due). The team to move thanks once it has the
+    target; a false thank comes only now and then."""
     if game.phase is Phase.DEAL:
         return game.deal()
     actions = game.legal_actions()
-    others = [a for a in actions if not isinstance(a, Thank)]
-    if not others or rng.random() < thanks:
-        return game.apply(rng.choice(actions))
-    return game.apply(rng.choice(others))
+    thanks = [a for a in actions if isinstance(a, Thank)]
+    if thanks and (
+        game.scores[thanks[0].team] >= game.ruleset.target or rng.random() < false_thanks
+    ):
+        return game.apply(thanks[0])
+    return game.apply(rng.choice([a for a in actions if not isinstance(a, Thank)]))
 
 
-def states(ruleset: RuleSet, seed: int, *, max_steps: int = 400) -> Iterator[Game]:
+def states(ruleset: RuleSet, seed: int, *, max_steps: int = 700) -> Iterator[Game]:
     """The states of a seeded random game (stopped after ``max_steps`` steps)."""
     rng = random.Random(seed)
     game = Game.new(ruleset, seed=seed)
@@ -326,6 +331,17 @@ def test_observation_is_the_buffer_itself() -> None:
     encoder.update(g.choose("hearts"))
     assert encoder.observation(1) is first or np.shares_memory(encoder.observation(1), first)
     assert not np.array_equal(first, kept)  # overwritten: callers copy
+
+
+def test_copies_and_pickles_are_independent() -> None:
+    games = list(states(rules.SCHIEBER, 8, max_steps=50))
+    encoder = Encoder(games[20])
+    for twin in (copy.copy(encoder), copy.deepcopy(encoder), pickle.loads(pickle.dumps(encoder))):
+        assert twin is not encoder
+        assert_encoder_matches(twin, games[20])
+        twin.update(games[21])
+        assert_encoder_matches(twin, games[21])
+        assert_encoder_matches(encoder, games[20])
 
 
 # --- no leak --------------------------------------------------------------------------------

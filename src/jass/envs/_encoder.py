@@ -36,90 +36,15 @@ _PLAY: Final = lay.PLAY
 _NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
 _FULL: Final = (1 << 36) - 1
 _DEAL, _CHOOSE = lay.PHASES[:2]
-_ROWS: Final = (0, _SIZE, 2 * _SIZE, 3 * _SIZE)  # where each seat's row starts
+_ROWS: Final = lay.ROWS
+_ROW_VIEWERS: Final = ((0, 0), (_SIZE, 1), (2 * _SIZE, 2), (3 * _SIZE, 3))
 
 Plays = tuple[tuple[Seat, Card], ...]
 
-# Where a card's byte lies in the four rows, by field, seat and card: one position per
-# viewer that sees the field for that seat.
-_Positions = tuple[tuple[tuple[int, ...], ...], ...]
-
-
-def _positions(field: int, *, own: bool = False, others: bool = False) -> _Positions:
-    table = []
-    for seat in range(4):
-        by_card = []
-        for card in range(36):
-            places = []
-            for viewer in range(4):
-                r = (seat - viewer) & 3
-                if (own and r) or (others and not r):
-                    continue
-                offset = 36 * (r - 1) if others else 36 * r
-                places.append(_ROWS[viewer] + field + offset + card)
-            by_card.append(tuple(places))
-        table.append(tuple(by_card))
-    return tuple(table)
-
-
-_HAND_AT: Final = _positions(lay.HAND, own=True)
-_PLAYED_AT: Final = _positions(lay.PLAYED)
-_TRICK_AT: Final = _positions(lay.TRICK)
-_KNOWN_AT: Final = _positions(lay.KNOWN, others=True)
-_EXCLUDED_AT: Final = _positions(lay.EXCLUDED, others=True)
-
-
-def _seat_positions(field: int) -> tuple[tuple[int, int, int, int], ...]:
-    """For each absolute seat: its byte in a relative one-hot field, in each row."""
-    return tuple(
-        (
-            _ROWS[0] + field + seat,
-            _ROWS[1] + field + ((seat - 1) & 3),
-            _ROWS[2] + field + ((seat - 2) & 3),
-            _ROWS[3] + field + ((seat - 3) & 3),
-        )
-        for seat in range(4)
-    )
-
-
-def _absolute_positions(field: int, size: int) -> tuple[tuple[int, int, int, int], ...]:
-    """For each value: its byte in an absolute one-hot field, in each row."""
-    return tuple(
-        (_ROWS[0] + field + k, _ROWS[1] + field + k, _ROWS[2] + field + k, _ROWS[3] + field + k)
-        for k in range(size)
-    )
-
-
-_TO_MOVE_AT: Final = _seat_positions(lay.TO_MOVE)
-# A card played within a trick, by seat and card: the bytes that become 1 (the card in
-# "played" and "trick", the next seat in "to_move") and 0 (the card in the hand, the seat
-# in "to_move").
-_WITHIN_ONES: Final = tuple(
-    tuple(
-        _PLAYED_AT[seat][card] + _TRICK_AT[seat][card] + _TO_MOVE_AT[(seat + 1) & 3]
-        for card in range(36)
-    )
-    for seat in range(4)
-)
-_WITHIN_ZEROS: Final = tuple(
-    tuple(_HAND_AT[seat][card] + _TO_MOVE_AT[seat] for card in range(36)) for seat in range(4)
-)
-# The one-hot inputs that change in the play: for each value, its byte in each row.
-_ONE_HOT_FIELDS: Final = (
-    (lay.D_TO_MOVE, _TO_MOVE_AT),
-    (lay.D_LEADER, _seat_positions(lay.LEADER)),
-    (lay.D_WEIS_WINNER, _seat_positions(lay.WEIS_WINNER)),
-    (lay.D_STOECK, _seat_positions(lay.STOECK)),
-    (lay.D_PHASE, _absolute_positions(lay.PHASE, 4)),
-    (lay.D_TRICK_NUMBER, _absolute_positions(lay.TRICK_NUMBER, 9)),
-)
-_DECLARED_AT: Final = _seat_positions(lay.DECLARED)
-# For each absolute seat: where its 9 bits of Weis points start, in each row.
-_WEIS_POINTS_AT: Final = tuple(
-    tuple(_ROWS[viewer] + lay.WEIS_POINTS + 9 * ((seat - viewer) & 3) for viewer in range(4))
-    for seat in range(4)
-)
 _NOT_DECLARED: Final = (-1, -1, -1, -1)
+_WITHIN_ONES: Final = lay.WITHIN_ONES
+_WITHIN_ZEROS: Final = lay.WITHIN_ZEROS
+_KNOWN_AT: Final = lay.KNOWN_AT
 
 
 def _static(game: Game) -> lay.Static:
@@ -163,37 +88,6 @@ def _played(game: Game, hands: list[int]) -> list[int]:
         return [0, 0, 0, 0]
     dealt = hand.dealt
     return [int(dealt[seat]) & ~hands[seat] for seat in range(4)]
-
-
-def _write(buf: bytearray, table: _Positions, old: list[int], new: list[int]) -> None:
-    """Rewrite, in the rows, the cards of each seat whose mask changed."""
-    for seat in range(4):
-        before, after = old[seat], new[seat]
-        if before == after:
-            continue
-        changed = before ^ after
-        if changed.bit_count() <= 3:
-            by_card = table[seat]
-            while changed:
-                low = changed & -changed
-                value = 1 if after & low else 0
-                for at in by_card[low.bit_length() - 1]:
-                    buf[at] = value
-                changed ^= low
-        else:
-            cards = lay.card_bytes(after)
-            for at in table[seat][0]:  # card 0's byte starts the seat's 36
-                buf[at : at + 36] = cards
-
-
-def _write_teams(buf: bytearray, field: int, by_team: tuple[bytes, bytes]) -> None:
-    """Write a per-team field into the rows: seats 0 and 2 see team 0 first."""
-    own0, own1 = by_team
-    size = len(own0)
-    buf[field : field + size] = own0
-    buf[_ROWS[1] + field : _ROWS[1] + field + size] = own1
-    buf[_ROWS[2] + field : _ROWS[2] + field + size] = own0
-    buf[_ROWS[3] + field : _ROWS[3] + field + size] = own1
 
 
 class Encoder:
@@ -290,20 +184,33 @@ class Encoder:
         self._static = _static(game)
         self._dynamic = self._dynamic_inputs(game)
         buf = self._buf
+        card_bytes = lay.card_bytes
+        played = [card_bytes(cards) for cards in self._played]
+        trick = [card_bytes(cards) for cards in self._trick]
+        known = [card_bytes(cards) for cards in self._known]
+        excluded = [card_bytes(cards) for cards in self._excluded]
         for seat in range(4):
             base = _ROWS[seat]
-            lay.write_cards(
-                buf,
-                base,
-                seat,
-                hands[seat],
-                self._played,
-                self._trick,
-                self._known,
-                self._excluded,
+            others = ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3)
+            buf[base + lay.HAND : base + lay.KNOWN] = b"".join(
+                (
+                    card_bytes(hands[seat]),
+                    played[seat],
+                    *(played[other] for other in others),
+                    trick[seat],
+                    *(trick[other] for other in others),
+                )
+            )
+            buf[base + lay.KNOWN : base + lay.CONTRACT] = b"".join(
+                (*(known[other] for other in others), *(excluded[other] for other in others))
             )
             lay.write_static(buf, base, seat, self._static)
-            lay.write_dynamic(buf, base, seat, self._dynamic)
+        lay.write_dynamic(buf, _ROW_VIEWERS, self._dynamic)
+
+    def __reduce__(self) -> tuple[type[Encoder], tuple[Game]]:
+        # Copied or pickled, an encoder encodes its game afresh: its rows are views of its
+        # buffer, which a field-by-field copy would tear apart.
+        return (Encoder, (self._game,))
 
     def _known_now(self) -> list[int]:
         played = self._played
@@ -348,11 +255,12 @@ class Encoder:
         simply encoded afresh, if more slowly.
 
         >>> import jass
+        >>> from jass.envs.encoding import FIELDS
         >>> g = jass.Game.new(seed=3).deal()
         >>> enc = Encoder(g)
         >>> g = g.shove()
         >>> enc.update(g)
-        >>> enc.observation(g.to_move)[lay.FIELDS["shoves"]].tolist()
+        >>> enc.observation(g.to_move)[FIELDS["shoves"]].tolist()
         [1, 0]
         """
         if game is self._game:
@@ -405,7 +313,7 @@ class Encoder:
         dynamic[lay.D_TO_MOVE] = (seat + 1) & 3
         known = self._known
         if known[seat] & bit:
-            for at in _KNOWN_AT[seat][card]:
+            for at in lay.KNOWN_AT[seat][card]:
                 buf[at] = 0
             known[seat] &= ~bit
         index = len(plays) - 1
@@ -434,10 +342,10 @@ class Encoder:
             if points == old[seat]:
                 continue
             flag = 1 if points >= 0 else 0
-            for at in _DECLARED_AT[seat]:
+            for at in lay.DECLARED_AT[seat]:
                 buf[at] = flag
             chunk = lay.weis_bytes(points)
-            for at in _WEIS_POINTS_AT[seat]:
+            for at in lay.WEIS_POINTS_AT[seat]:
                 buf[at : at + 9] = chunk
 
     def _card_played(self, game: Game, plays: Plays) -> None:
@@ -446,15 +354,15 @@ class Encoder:
         count = len(plays)
         seat, card = plays[-1]
         bit = 1 << card
-        for at in _HAND_AT[seat][card]:
+        for at in lay.HAND_AT[seat][card]:
             buf[at] = 0
         self._hands[seat] &= ~bit
-        for at in _PLAYED_AT[seat][card]:
+        for at in lay.PLAYED_AT[seat][card]:
             buf[at] = 1
         self._played[seat] |= bit
         in_trick = bool(game.trick)
         if in_trick:
-            for at in _TRICK_AT[seat][card]:
+            for at in lay.TRICK_AT[seat][card]:
                 buf[at] = 1
             self._trick[seat] |= bit
         else:  # the card completed the trick
@@ -469,10 +377,10 @@ class Encoder:
             self._known_key = (result, stoeck)
             self._known_base = _known_base(game)
             fresh = self._known_now()
-            _write(buf, _KNOWN_AT, known, fresh)
+            lay.write_changed(buf, lay.KNOWN_AT, known, fresh)
             self._known = fresh
         elif known[seat] & bit:
-            for at in _KNOWN_AT[seat][card]:
+            for at in lay.KNOWN_AT[seat][card]:
                 buf[at] = 0
             known[seat] &= ~bit
         # Excluded cards: only a card that does not follow the led suit tells something.
@@ -518,31 +426,31 @@ class Encoder:
         if news & ~old[seat]:
             new = list(old)
             new[seat] |= news
-            _write(self._buf, _EXCLUDED_AT, old, new)
+            lay.write_changed(self._buf, lay.EXCLUDED_AT, old, new)
             self._excluded = new
 
     def _changed(self, game: Game, plays: Plays, *, same_hand: bool) -> None:
         """Update after any change: compare every input, rewrite what differs."""
         buf = self._buf
         hands = [int(cards) for cards in game.hands]
-        _write(buf, _HAND_AT, self._hands, hands)
+        lay.write_changed(buf, lay.HAND_AT, self._hands, hands)
         self._hands = hands
         played = _played(game, hands)
-        _write(buf, _PLAYED_AT, self._played, played)
+        lay.write_changed(buf, lay.PLAYED_AT, self._played, played)
         self._played = played
         trick = list(lay.trick_masks(game.trick, game.trick_leader))
-        _write(buf, _TRICK_AT, self._trick, trick)
+        lay.write_changed(buf, lay.TRICK_AT, self._trick, trick)
         self._trick = trick
         key = (game.weis_result, game.stoeck)
         if not same_hand or key != self._known_key:
             self._known_key = key
             self._known_base = _known_base(game)
         known = self._known_now()
-        _write(buf, _KNOWN_AT, self._known, known)
+        lay.write_changed(buf, lay.KNOWN_AT, self._known, known)
         self._known = known
         if not same_hand or plays != self._plays:
             excluded = _excluded(game, plays)
-            _write(buf, _EXCLUDED_AT, self._excluded, excluded)
+            lay.write_changed(buf, lay.EXCLUDED_AT, self._excluded, excluded)
             self._excluded = excluded
         if not same_hand:
             static = _static(game)
@@ -557,7 +465,7 @@ class Encoder:
         old = self._dynamic
         self._dynamic = dynamic
         buf = self._buf
-        for which, table in _ONE_HOT_FIELDS:
+        for which, table in lay.ONE_HOT_FIELDS:
             before, after = old[which], dynamic[which]
             if before != after:
                 if before >= 0:
@@ -569,9 +477,9 @@ class Encoder:
         if dynamic[lay.D_DECLARED] != old[lay.D_DECLARED]:
             self._write_declared(old[lay.D_DECLARED], dynamic[lay.D_DECLARED])
         if dynamic[lay.D_HAND_POINTS] != old[lay.D_HAND_POINTS]:
-            _write_teams(buf, lay.HAND_POINTS, lay.points_bytes(dynamic[lay.D_HAND_POINTS]))
+            lay.write_teams(buf, lay.HAND_POINTS, lay.points_bytes(dynamic[lay.D_HAND_POINTS]))
         if dynamic[lay.D_SCORES] != old[lay.D_SCORES]:
-            _write_teams(buf, lay.SCORES, lay.scores_bytes(dynamic[lay.D_SCORES]))
+            lay.write_teams(buf, lay.SCORES, lay.scores_bytes(dynamic[lay.D_SCORES]))
 
     def observation(self, seat: Seat | int) -> npt.NDArray[np.int8]:
         """Seat ``seat``'s encoding: a view of the encoder's buffer (copy it to keep it).

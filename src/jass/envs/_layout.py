@@ -3,7 +3,8 @@
 The inputs of an encoding are read in the absolute frame (seats 0-3, teams 0-1) and written
 relative to the viewer: card sets as ints by seat, the rest as small ints and tuples.
 Writing goes into a ``bytearray`` (one byte per bit) with slice assignments from tables of
-ready-made bytes, which costs far less than NumPy calls on a few bytes each.
+ready-made bytes, which costs far less than NumPy calls on a few bytes each. The tables at
+the end say where each byte lies in the four rows (one per seat) of an Encoder's buffer.
 
 >>> OBSERVATION_SIZE == FIELDS["hand_number"].stop
 True
@@ -356,48 +357,31 @@ def scores_bytes(scores: tuple[int, int]) -> tuple[bytes, bytes]:
     return first + second, second + first
 
 
-def write_phase(buf: bytearray, base: int, phase: int) -> None:
-    """Write the ``phase`` field (an index into :class:`~jass.Phase`).
-
-    >>> buf = bytearray(SIZE)
-    >>> write_phase(buf, 0, 2)
-    >>> list(buf[FIELDS["phase"]])
-    [0, 0, 1, 0]
-    """
-    buf[base + PHASE : base + PHASE + 4] = ONE_HOT4[phase]
-
-
-def write_trick_number(buf: bytearray, base: int, number: int) -> None:
-    """Write the ``trick_number`` field (-1: none).
-
-    >>> buf = bytearray(SIZE)
-    >>> write_trick_number(buf, 0, 8)
-    >>> list(buf[FIELDS["trick_number"]])
-    [0, 0, 0, 0, 0, 0, 0, 0, 1]
-    """
-    at = base + TRICK_NUMBER
-    buf[at : at + 9] = _ZERO9 if number < 0 else _ONE_HOT9[min(number, 8)]
-
-
-def write_dynamic(buf: bytearray, base: int, viewer: int, dynamic: Dynamic) -> None:
-    """Write the fields that change in the play, of ``viewer``'s vector at ``buf[base:]``.
+def write_dynamic(buf: bytearray, rows: Iterable[tuple[int, int]], dynamic: Dynamic) -> None:
+    """Write the fields that change in the play, for each ``(base, viewer)`` of ``rows``.
 
     >>> import jass
     >>> buf = bytearray(SIZE)
-    >>> write_dynamic(buf, 0, 0, view_dynamic(jass.Game.new(seed=1).deal().view(0)))
+    >>> write_dynamic(buf, [(0, 0)], view_dynamic(jass.Game.new(seed=1).deal().view(0)))
     >>> list(buf[FIELDS["phase"]])
     [0, 1, 0, 0]
     """
-    write_seat(buf, base + TO_MOVE, viewer, dynamic[D_TO_MOVE])
-    write_seat(buf, base + LEADER, viewer, dynamic[D_LEADER])
-    write_phase(buf, base, dynamic[D_PHASE])
-    write_trick_number(buf, base, dynamic[D_TRICK_NUMBER])
-    buf[base + DECLARED : base + WEIS_POINTS + 36] = declared_bytes(dynamic[D_DECLARED])[viewer]
-    write_seat(buf, base + WEIS_WINNER, viewer, dynamic[D_WEIS_WINNER])
-    write_seat(buf, base + STOECK, viewer, dynamic[D_STOECK])
-    team = viewer & 1
-    buf[base + HAND_POINTS : base + HAND_POINTS + 16] = points_bytes(dynamic[D_HAND_POINTS])[team]
-    buf[base + SCORES : base + SCORES + 26] = scores_bytes(dynamic[D_SCORES])[team]
+    to_move, leader, phase, trick_number, declared, winner, stoeck, points, scores = dynamic
+    declared_rows = declared_bytes(declared)
+    points_rows = points_bytes(points)
+    scores_rows = scores_bytes(scores)
+    phase_bytes = ONE_HOT4[phase]
+    trick_bytes = _ZERO9 if trick_number < 0 else _ONE_HOT9[min(trick_number, 8)]
+    for base, viewer in rows:
+        write_seat(buf, base + TO_MOVE, viewer, to_move)
+        write_seat(buf, base + LEADER, viewer, leader)
+        buf[base + PHASE : base + PHASE + 4] = phase_bytes
+        buf[base + TRICK_NUMBER : base + TRICK_NUMBER + 9] = trick_bytes
+        buf[base + DECLARED : base + WEIS_POINTS + 36] = declared_rows[viewer]
+        write_seat(buf, base + WEIS_WINNER, viewer, winner)
+        write_seat(buf, base + STOECK, viewer, stoeck)
+        buf[base + HAND_POINTS : base + HAND_POINTS + 16] = points_rows[viewer & 1]
+        buf[base + SCORES : base + SCORES + 26] = scores_rows[viewer & 1]
 
 
 def write_cards(
@@ -444,3 +428,124 @@ def write_cards(
         + card_bytes(excluded[(viewer + 2) & 3])
         + card_bytes(excluded[(viewer + 3) & 3])
     )
+
+
+# --- where the bytes of the four rows of an Encoder lie -------------------------------------
+
+ROWS: Final = (0, SIZE, 2 * SIZE, 3 * SIZE)  # where each seat's row starts
+
+# Where a card's byte lies in the four rows, by field, seat and card: one position per
+# viewer that sees the field for that seat.
+Positions = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def positions(field: int, *, own: bool = False, others: bool = False) -> Positions:
+    """The table of a card field held for the viewer only (``own``), the others, or every seat.
+
+    >>> positions(HAND, own=True)[1][0], positions(PLAYED)[0][0]
+    ((678,), (36, 822, 1464, 2106))
+    """
+    table = []
+    for seat in range(4):
+        by_card = []
+        for card in range(36):
+            places = []
+            for viewer in range(4):
+                r = (seat - viewer) & 3
+                if (own and r) or (others and not r):
+                    continue
+                offset = 36 * (r - 1) if others else 36 * r
+                places.append(ROWS[viewer] + field + offset + card)
+            by_card.append(tuple(places))
+        table.append(tuple(by_card))
+    return tuple(table)
+
+
+HAND_AT: Final = positions(HAND, own=True)
+PLAYED_AT: Final = positions(PLAYED)
+TRICK_AT: Final = positions(TRICK)
+KNOWN_AT: Final = positions(KNOWN, others=True)
+EXCLUDED_AT: Final = positions(EXCLUDED, others=True)
+
+
+def seat_positions(field: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For each absolute seat: its byte in a relative one-hot field, in each row."""
+    return tuple(
+        (
+            ROWS[0] + field + seat,
+            ROWS[1] + field + ((seat - 1) & 3),
+            ROWS[2] + field + ((seat - 2) & 3),
+            ROWS[3] + field + ((seat - 3) & 3),
+        )
+        for seat in range(4)
+    )
+
+
+def absolute_positions(field: int, size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For each value: its byte in an absolute one-hot field, in each row."""
+    return tuple(
+        (ROWS[0] + field + k, ROWS[1] + field + k, ROWS[2] + field + k, ROWS[3] + field + k)
+        for k in range(size)
+    )
+
+
+TO_MOVE_AT: Final = seat_positions(TO_MOVE)
+# A card played within a trick, by seat and card: the bytes that become 1 (the card in
+# "played" and "trick", the next seat in "to_move") and 0 (the card in the hand, the seat
+# in "to_move").
+WITHIN_ONES: Final = tuple(
+    tuple(
+        PLAYED_AT[seat][card] + TRICK_AT[seat][card] + TO_MOVE_AT[(seat + 1) & 3]
+        for card in range(36)
+    )
+    for seat in range(4)
+)
+WITHIN_ZEROS: Final = tuple(
+    tuple(HAND_AT[seat][card] + TO_MOVE_AT[seat] for card in range(36)) for seat in range(4)
+)
+# The one-hot inputs that change in the play: for each value, its byte in each row.
+ONE_HOT_FIELDS: Final = (
+    (D_TO_MOVE, TO_MOVE_AT),
+    (D_LEADER, seat_positions(LEADER)),
+    (D_WEIS_WINNER, seat_positions(WEIS_WINNER)),
+    (D_STOECK, seat_positions(STOECK)),
+    (D_PHASE, absolute_positions(PHASE, 4)),
+    (D_TRICK_NUMBER, absolute_positions(TRICK_NUMBER, 9)),
+)
+DECLARED_AT: Final = seat_positions(DECLARED)
+# For each absolute seat: where its 9 bits of Weis points start, in each row.
+WEIS_POINTS_AT: Final = tuple(
+    tuple(ROWS[viewer] + WEIS_POINTS + 9 * ((seat - viewer) & 3) for viewer in range(4))
+    for seat in range(4)
+)
+
+
+def write_changed(buf: bytearray, table: Positions, old: list[int], new: list[int]) -> None:
+    """Rewrite, in the rows, the cards of each seat whose mask changed."""
+    for seat in range(4):
+        before, after = old[seat], new[seat]
+        if before == after:
+            continue
+        changed = before ^ after
+        if changed.bit_count() <= 3:
+            by_card = table[seat]
+            while changed:
+                low = changed & -changed
+                value = 1 if after & low else 0
+                for at in by_card[low.bit_length() - 1]:
+                    buf[at] = value
+                changed ^= low
+        else:
+            cards = card_bytes(after)
+            for at in table[seat][0]:  # card 0's byte starts the seat's 36
+                buf[at : at + 36] = cards
+
+
+def write_teams(buf: bytearray, field: int, by_team: tuple[bytes, bytes]) -> None:
+    """Write a per-team field into the rows: seats 0 and 2 see team 0 first."""
+    own0, own1 = by_team
+    size = len(own0)
+    buf[field : field + size] = own0
+    buf[ROWS[1] + field : ROWS[1] + field + size] = own1
+    buf[ROWS[2] + field : ROWS[2] + field + size] = own0
+    buf[ROWS[3] + field : ROWS[3] + field + size] = own1

@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.actions import NUM_ACTIONS, DeclareWeis
+from jass.actions import NUM_ACTIONS, DeclareWeis, Thank
 from jass.envs import _layout as lay
 from jass.envs._encoder import Encoder
 from jass.envs._layout import ENCODING, FIELDS, OBSERVATION_SIZE
 from jass.errors import InvalidInputError
+from jass.seats import Team
 from jass.state import Game
 from jass.view import PlayerView
 
@@ -42,7 +43,7 @@ __all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "
 
 _SIZE: Final = OBSERVATION_SIZE
 _PLAY: Final = lay.PLAY
-_THANK_BASE: Final = 44
+_THANK_BASE: Final = Thank(Team(0)).index  # 44, and 45 for team 1
 _DECLARE_WEIS: Final = 47
 
 
@@ -110,7 +111,7 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
         _masks(view.excluded),
     )
     lay.write_static(buf, 0, viewer, lay.view_static(view))
-    lay.write_dynamic(buf, 0, viewer, lay.view_dynamic(view))
+    lay.write_dynamic(buf, ((0, viewer),), lay.view_dynamic(view))
     vector = np.frombuffer(buf, dtype=np.int8)
     if out is None:
         return vector
