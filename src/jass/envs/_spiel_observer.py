@@ -162,7 +162,19 @@ class SpielObserver:
         return block
 
     def set_from(self, state: _Recorded, player: int) -> None:
-        """Write what ``player`` observes in ``state`` into :attr:`tensor`."""
+        """Write what ``player`` observes in ``state`` into :attr:`tensor`.
+
+        >>> from jass import rules
+        >>> from jass.envs._spiel_record import SpielSetup
+        >>> setup = SpielSetup.of(rules.SCHIEBER, "hand", 3)
+        >>> class Before:  # a state before the deal: one record
+        ...     def records(self):
+        ...         return (HandRecord.start(setup.start, 3),)
+        >>> observer = SpielObserver(setup, perfect_recall=True)
+        >>> observer.set_from(Before(), 2)
+        >>> observer.dict["seat"].tolist()
+        [0.0, 0.0, 1.0, 0.0]
+        """
         records = state.records()
         if not self._recall:
             np.copyto(self.tensor, self._encode(records[-1], player))
@@ -179,7 +191,18 @@ class SpielObserver:
             np.copyto(views["view"][number], encoded)
 
     def string_from(self, state: _Recorded, player: int) -> str:
-        """What ``player`` observes in ``state``, in words."""
+        """What ``player`` observes in ``state``, in words.
+
+        >>> from jass import rules
+        >>> from jass.envs._spiel_record import SpielSetup
+        >>> setup = SpielSetup.of(rules.SCHIEBER, "hand", 3)
+        >>> class Before:  # a state before the deal: one record
+        ...     def records(self):
+        ...         return (HandRecord.start(setup.start, 3),)
+        >>> print(SpielObserver(setup, perfect_recall=True).string_from(Before(), 1))
+        seat 1
+        hand 0; dealer S3; dealing 0/36; received -
+        """
         records = state.records()
         if self._recall:
             return info_text(records, player)
