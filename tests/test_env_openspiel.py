@@ -6,14 +6,13 @@ what it cannot: the returns against the engine's scores, the legal actions again
 information state's perfect recall, and the resampler that OpenSpiel's Python ISMCTS uses.
 
 These tests need the ``openspiel`` extra (OpenSpiel 2 has wheels for Python 3.11 and
-later): without it they are skipped, and only ``test_import_says_what_to_install`` runs.
+later): without it they are skipped (``test_env_openspiel_missing.py`` checks the error).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -25,7 +24,7 @@ from jass import Phase, rules
 from jass.actions import Thank
 from jass.envs import FIELDS, encode
 from jass.envs._bounds import max_hand_total
-from jass.errors import InvalidInputError, MissingDependencyError
+from jass.errors import InvalidInputError
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (Python 3.11+)")
 openspiel = importlib.import_module("jass.envs.openspiel")
@@ -354,11 +353,3 @@ def test_phase_after_the_deal() -> None:
     assert state.game.phase is Phase.CHOOSE
     assert state.action_to_string(0, 43) == "shove"
     assert state.action_to_string(0, 8) == "play AS"
-
-
-def test_import_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if OpenSpiel were not installed
-    monkeypatch.delitem(sys.modules, "jass.envs.openspiel")
-    with pytest.raises(MissingDependencyError, match=r"pip install 'jass\[openspiel\]'") as caught:
-        importlib.import_module("jass.envs.openspiel")
-    assert isinstance(caught.value, ImportError)
