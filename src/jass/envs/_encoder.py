@@ -1,0 +1,524 @@
+"""The incremental encoder, :class:`Encoder` (private module; import it from :mod:`.encoding`).
+
+It keeps the inputs of the four seats' encodings (card sets as ints by absolute seat, the
+rest as small ints) beside one buffer of four rows, and on each update writes only the bytes
+whose input changed. A card play is the common step and has its own path: a few single
+bytes, and at the end of a trick the fields the trick's end changes.
+
+>>> import jass
+>>> Encoder(jass.Game.new(seed=1)).observation(0).shape
+(678,)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from jass.cards import Card, Rank
+from jass.envs import _layout as lay
+from jass.errors import InvalidInputError
+from jass.hand import HandInfo
+from jass.rules import FirstHandRule, RuleSet
+from jass.seats import Seat
+from jass.state import Game
+from jass.view import excluded_cards
+from jass.weis import Weis, WeisResult
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+__all__ = ["Encoder"]
+
+_SIZE: Final = lay.SIZE
+_PLAY: Final = lay.PLAY
+_MARKER: Final = FirstHandRule.MARKER_CARD
+_ROWS: Final = (0, _SIZE, 2 * _SIZE, 3 * _SIZE)  # where each seat's row starts
+
+Plays = tuple[tuple[Seat, Card], ...]
+
+# Where a card's byte lies in the four rows, by field, seat and card: one position per
+# viewer that sees the field for that seat.
+_Positions = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def _positions(field: int, *, own: bool = False, others: bool = False) -> _Positions:
+    table = []
+    for seat in range(4):
+        by_card = []
+        for card in range(36):
+            places = []
+            for viewer in range(4):
+                r = (seat - viewer) & 3
+                if (own and r) or (others and not r):
+                    continue
+                offset = 36 * (r - 1) if others else 36 * r
+                places.append(_ROWS[viewer] + field + offset + card)
+            by_card.append(tuple(places))
+        table.append(tuple(by_card))
+    return tuple(table)
+
+
+_HAND_AT: Final = _positions(lay.HAND, own=True)
+_PLAYED_AT: Final = _positions(lay.PLAYED)
+_TRICK_AT: Final = _positions(lay.TRICK)
+_KNOWN_AT: Final = _positions(lay.KNOWN, others=True)
+_EXCLUDED_AT: Final = _positions(lay.EXCLUDED, others=True)
+
+
+def _seat_positions(field: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For each absolute seat: its byte in a relative one-hot field, in each row."""
+    return tuple(
+        (
+            _ROWS[0] + field + seat,
+            _ROWS[1] + field + ((seat - 1) & 3),
+            _ROWS[2] + field + ((seat - 2) & 3),
+            _ROWS[3] + field + ((seat - 3) & 3),
+        )
+        for seat in range(4)
+    )
+
+
+def _absolute_positions(field: int, size: int) -> tuple[tuple[int, int, int, int], ...]:
+    """For each value: its byte in an absolute one-hot field, in each row."""
+    return tuple(
+        (_ROWS[0] + field + k, _ROWS[1] + field + k, _ROWS[2] + field + k, _ROWS[3] + field + k)
+        for k in range(size)
+    )
+
+
+_TO_MOVE_AT: Final = _seat_positions(lay.TO_MOVE)
+_SEAT_FIELDS: Final = (
+    (lay.D_TO_MOVE, _TO_MOVE_AT),
+    (lay.D_LEADER, _seat_positions(lay.LEADER)),
+    (lay.D_WEIS_WINNER, _seat_positions(lay.WEIS_WINNER)),
+    (lay.D_STOECK, _seat_positions(lay.STOECK)),
+)
+_PHASE_AT: Final = _absolute_positions(lay.PHASE, 4)
+_TRICK_NUMBER_AT: Final = _absolute_positions(lay.TRICK_NUMBER, 9)
+_NOT_DECLARED: Final = (-1, -1, -1, -1)
+
+
+def _static(game: Game) -> lay.Static:
+    hand = game.hand_info
+    if hand is None:
+        return (-1, 0, -1, 0, -1, 0)
+    contract = hand.contract
+    return (
+        -1 if contract is None else contract.index,
+        0 if contract is None else game.ruleset.multiplier(contract),
+        -1 if hand.chooser is None else int(hand.chooser),
+        hand.shoves,
+        int(hand.dealer),
+        hand.number,
+    )
+
+
+def _known_base(game: Game) -> list[int]:
+    """The cards each seat is known to hold, played or not (as PlayerView.known_cards)."""
+    known = [0, 0, 0, 0]
+    result = game.weis_result
+    if result is not None and result.winner is not None:
+        for holder in result.winner.team.seats:
+            for weis in result.declared[holder]:
+                known[holder] |= int(weis.cards)
+    stoeck = game.stoeck
+    contract = game.contract
+    if stoeck is not None and contract is not None and contract.trump_suit is not None:
+        suit = contract.trump_suit
+        known[stoeck] |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
+    hand = game.hand_info
+    ruleset = game.ruleset
+    if hand is not None and hand.number == 0 and ruleset.first_hand_rule is _MARKER:
+        known[(hand.dealer + 1) & 3] |= 1 << ruleset.first_hand_marker
+    return known
+
+
+def _excluded(game: Game, plays: Plays) -> list[int]:
+    contract = game.contract
+    if contract is None:
+        return [0, 0, 0, 0]
+    excluded = excluded_cards(plays, contract, game.ruleset, unchecked=game.unchecked_plays)
+    return [int(cards) for cards in excluded]
+
+
+def _played(game: Game, hands: list[int]) -> list[int]:
+    # Every card dealt to a seat and no longer in its hand was played by it.
+    hand = game.hand_info
+    if hand is None:
+        return [0, 0, 0, 0]
+    dealt = hand.dealt
+    return [int(dealt[seat]) & ~hands[seat] for seat in range(4)]
+
+
+def _write(buf: bytearray, table: _Positions, old: list[int], new: list[int]) -> None:
+    """Rewrite, in the rows, the cards of each seat whose mask changed."""
+    for seat in range(4):
+        before, after = old[seat], new[seat]
+        if before == after:
+            continue
+        changed = before ^ after
+        if changed.bit_count() <= 3:
+            by_card = table[seat]
+            while changed:
+                low = changed & -changed
+                value = 1 if after & low else 0
+                for at in by_card[low.bit_length() - 1]:
+                    buf[at] = value
+                changed ^= low
+        else:
+            cards = lay.card_bytes(after)
+            for at in table[seat][0]:  # card 0's byte starts the seat's 36
+                buf[at : at + 36] = cards
+
+
+class Encoder:
+    """The four seats' encodings of a game, kept up to date step by step, for environments.
+
+    ``Encoder(game)`` encodes the four seats of ``game`` into one preallocated buffer; after
+    each transition, ``update(new_game)`` rewrites only the bytes that changed (a card play
+    changes a few); ``observation(seat)`` is that seat's row of the buffer, which the next
+    update overwrites, so copy it to keep it. It always equals ``encode(game.view(seat))``.
+
+    >>> import jass
+    >>> from jass.envs.encoding import encode
+    >>> g = jass.Game.new(seed=3).deal()
+    >>> enc = Encoder(g)
+    >>> g = g.choose("obenabe")
+    >>> g = g.play(g.legal_moves().cards()[0])
+    >>> enc.update(g)
+    >>> all((enc.observation(s) == encode(g.view(s))).all() for s in range(4))
+    True
+    """
+
+    __slots__ = (
+        "_array",
+        "_buf",
+        "_declared",
+        "_dynamic",
+        "_excluded",
+        "_game",
+        "_hands",
+        "_info",
+        "_known",
+        "_known_base",
+        "_known_key",
+        "_played",
+        "_plays",
+        "_rows",
+        "_ruleset",
+        "_static",
+        "_trick",
+    )
+
+    _buf: bytearray
+    _array: npt.NDArray[np.int8]
+    _rows: tuple[npt.NDArray[np.int8], ...]
+    _game: Game
+    _info: HandInfo | None
+    _ruleset: RuleSet
+    _plays: Plays
+    # The inputs, by absolute seat: each seat's hand, its cards played, its card in the
+    # trick, the unplayed cards it is known to hold, and the cards it is known not to hold.
+    _hands: list[int]
+    _played: list[int]
+    _trick: list[int]
+    _known: list[int]
+    _excluded: list[int]
+    _known_key: tuple[WeisResult | None, Seat | None]
+    _known_base: list[int]
+    _declared: tuple[object, tuple[int, ...]]  # game.declared_weis and its sums
+    _static: lay.Static
+    _dynamic: list[Any]
+
+    def __init__(self, game: Game) -> None:
+        """Encode the four seats of ``game``."""
+        self._buf = bytearray(4 * _SIZE)
+        self._array = np.frombuffer(self._buf, dtype=np.int8).reshape(4, _SIZE)
+        self._rows = tuple(self._array[seat] for seat in range(4))
+        self.reset(game)
+
+    def reset(self, game: Game) -> None:
+        """Encode the four seats of ``game`` from scratch (for a new game, say).
+
+        >>> import jass
+        >>> from jass.envs.encoding import encode
+        >>> enc = Encoder(jass.Game.new(seed=1))
+        >>> g = jass.Game.new(seed=2).deal()
+        >>> enc.reset(g)
+        >>> bool((enc.observation(1) == encode(g.view(1))).all())
+        True
+        """
+        if not isinstance(game, Game):
+            raise InvalidInputError(f"an Encoder needs a Game, got {type(game).__name__}")
+        self._game = game
+        self._info = game.hand_info
+        self._ruleset = game.ruleset
+        self._plays = plays = game.plays
+        self._hands = hands = [int(cards) for cards in game.hands]
+        self._played = _played(game, hands)
+        self._trick = list(lay.trick_masks(game.trick, game.trick_leader))
+        self._known_key = (game.weis_result, game.stoeck)
+        self._known_base = _known_base(game)
+        self._known = self._known_now()
+        self._excluded = _excluded(game, plays)
+        self._declared = (None, _NOT_DECLARED)
+        self._static = _static(game)
+        self._dynamic = self._dynamic_inputs(game)
+        buf = self._buf
+        for seat in range(4):
+            base = _ROWS[seat]
+            lay.write_cards(
+                buf,
+                base,
+                seat,
+                hands[seat],
+                self._played,
+                self._trick,
+                self._known,
+                self._excluded,
+            )
+            lay.write_static(buf, base, seat, self._static)
+            lay.write_dynamic(buf, base, seat, self._dynamic)
+
+    def _known_now(self) -> list[int]:
+        played = self._played
+        unplayed = ~(played[0] | played[1] | played[2] | played[3])
+        return [cards & unplayed for cards in self._known_base]
+
+    def _dynamic_inputs(self, game: Game) -> list[Any]:
+        phase = game.phase
+        trick_number = -1
+        if phase is _PLAY:
+            won = game.tricks_won
+            trick_number = won[0] + won[1]
+        declared = game.declared_weis
+        cached, sums = self._declared
+        if declared is not cached:
+            sums = _declared_sums(declared)
+            self._declared = (declared, sums)
+        result = game.weis_result
+        to_move = game.to_move
+        leader = game.trick_leader
+        stoeck = game.stoeck
+        return [
+            -1 if to_move is None else int(to_move),
+            -1 if leader is None else int(leader),
+            lay.PHASES.index(phase),
+            trick_number,
+            sums,
+            -1 if result is None or result.winner is None else int(result.winner),
+            -1 if stoeck is None else int(stoeck),
+            game.hand_points,
+            game.scores,
+        ]
+
+    def update(self, game: Game) -> None:
+        """Bring the four encodings up to ``game`` (normally the successor of the last one).
+
+        Any game is accepted: what changed is found by comparing, so an unrelated game is
+        simply encoded afresh, if more slowly.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=3).deal()
+        >>> enc = Encoder(g)
+        >>> g = g.shove()
+        >>> enc.update(g)
+        >>> enc.observation(g.to_move)[lay.FIELDS["shoves"]].tolist()
+        [1, 0]
+        """
+        if game is self._game:
+            return
+        if not isinstance(game, Game):
+            raise InvalidInputError(f"an Encoder needs a Game, got {type(game).__name__}")
+        info = game.hand_info
+        ruleset = game.ruleset
+        same_hand = info is self._info and ruleset is self._ruleset
+        plays = game.plays
+        old_plays = self._plays
+        count = len(old_plays)
+        if (
+            same_hand
+            and info is not None
+            and len(plays) == count + 1
+            and plays[:count] == old_plays
+        ):
+            self._card_played(game, plays)
+        else:
+            self._changed(game, plays, same_hand=same_hand)
+        self._game = game
+        self._info = info
+        self._ruleset = ruleset
+        self._plays = plays
+
+    def _card_played(self, game: Game, plays: Plays) -> None:
+        """Update after one card play: a few bytes, more at the end of a trick."""
+        buf = self._buf
+        count = len(plays)
+        seat, card = plays[-1]
+        bit = 1 << card
+        for at in _HAND_AT[seat][card]:
+            buf[at] = 0
+        self._hands[seat] &= ~bit
+        for at in _PLAYED_AT[seat][card]:
+            buf[at] = 1
+        self._played[seat] |= bit
+        in_trick = bool(game.trick)
+        if in_trick:
+            for at in _TRICK_AT[seat][card]:
+                buf[at] = 1
+            self._trick[seat] |= bit
+        else:  # the card completed the trick
+            for base in _ROWS:
+                buf[base + lay.TRICK : base + lay.TRICK + 144] = lay.ZERO144
+            self._trick = [0, 0, 0, 0]
+        # Known cards: the card left its holder's hand; Weis and Stöck may have been shown.
+        result = game.weis_result
+        stoeck = game.stoeck
+        known = self._known
+        if result is not self._known_key[0] or stoeck is not self._known_key[1]:
+            self._known_key = (result, stoeck)
+            self._known_base = _known_base(game)
+            fresh = self._known_now()
+            _write(buf, _KNOWN_AT, known, fresh)
+            self._known = fresh
+        elif known[seat] & bit:
+            for at in _KNOWN_AT[seat][card]:
+                buf[at] = 0
+            known[seat] &= ~bit
+        # Excluded cards: only a card that does not follow the led suit tells something.
+        start = (count - 1) & ~3
+        if count - 1 != start and plays[start][1] // 9 != card // 9:
+            self._excluded_by(game, plays, start, seat)
+        # Within a trick only the seat to move changes, and the declared Weis in trick 1;
+        # Stöck change the scores (and may end the game); the end of a trick changes more.
+        dynamic = self._dynamic
+        if (
+            not in_trick
+            or count <= 4
+            or (stoeck is not None and dynamic[lay.D_STOECK] < 0)
+            or game.scores != dynamic[lay.D_SCORES]
+        ):
+            self._update_dynamic(self._dynamic_inputs(game))
+            return
+        to_move = game.to_move
+        before = dynamic[lay.D_TO_MOVE]
+        if to_move is not None and to_move != before:
+            if before >= 0:
+                for at in _TO_MOVE_AT[before]:
+                    buf[at] = 0
+            for at in _TO_MOVE_AT[to_move]:
+                buf[at] = 1
+            dynamic[lay.D_TO_MOVE] = int(to_move)
+        elif to_move is None:  # pragma: no cover - a card play within a trick has a successor
+            self._update_dynamic(self._dynamic_inputs(game))
+
+    def _excluded_by(self, game: Game, plays: Plays, start: int, seat: int) -> None:
+        """Add what the last card (not of the led suit) tells about its player's hand."""
+        contract = game.contract
+        if contract is None:  # pragma: no cover - cards are played under a contract
+            return
+        unchecked = game.unchecked_plays
+        shifted = {i - start for i in unchecked if i >= start} if unchecked else ()
+        news = excluded_cards(plays[start:], contract, game.ruleset, unchecked=shifted)[seat]
+        old = self._excluded
+        if int(news) & ~old[seat]:
+            new = list(old)
+            new[seat] |= int(news)
+            _write(self._buf, _EXCLUDED_AT, old, new)
+            self._excluded = new
+
+    def _changed(self, game: Game, plays: Plays, *, same_hand: bool) -> None:
+        """Update after any change: compare every input, rewrite what differs."""
+        buf = self._buf
+        hands = [int(cards) for cards in game.hands]
+        _write(buf, _HAND_AT, self._hands, hands)
+        self._hands = hands
+        played = _played(game, hands)
+        _write(buf, _PLAYED_AT, self._played, played)
+        self._played = played
+        trick = list(lay.trick_masks(game.trick, game.trick_leader))
+        _write(buf, _TRICK_AT, self._trick, trick)
+        self._trick = trick
+        key = (game.weis_result, game.stoeck)
+        if not same_hand or key != self._known_key:
+            self._known_key = key
+            self._known_base = _known_base(game)
+        known = self._known_now()
+        _write(buf, _KNOWN_AT, self._known, known)
+        self._known = known
+        if not same_hand or plays != self._plays:
+            excluded = _excluded(game, plays)
+            _write(buf, _EXCLUDED_AT, self._excluded, excluded)
+            self._excluded = excluded
+        if not same_hand:
+            static = _static(game)
+            if static != self._static:
+                self._static = static
+                for seat in range(4):
+                    lay.write_static(buf, _ROWS[seat], seat, static)
+        self._update_dynamic(self._dynamic_inputs(game))
+
+    def _update_dynamic(self, dynamic: list[Any]) -> None:
+        """Rewrite the fields of the inputs that change in the play, where they changed."""
+        old = self._dynamic
+        self._dynamic = dynamic
+        buf = self._buf
+        for which, table in _SEAT_FIELDS:
+            before, after = old[which], dynamic[which]
+            if before != after:
+                if before >= 0:
+                    for at in table[before]:
+                        buf[at] = 0
+                if after >= 0:
+                    for at in table[after]:
+                        buf[at] = 1
+        for which, table2 in ((lay.D_PHASE, _PHASE_AT), (lay.D_TRICK_NUMBER, _TRICK_NUMBER_AT)):
+            before, after = old[which], dynamic[which]
+            if before != after:
+                if before >= 0:
+                    for at in table2[before]:
+                        buf[at] = 0
+                if after >= 0:
+                    for at in table2[after]:
+                        buf[at] = 1
+        if dynamic[lay.D_DECLARED] != old[lay.D_DECLARED]:
+            for seat in range(4):
+                lay.write_declared(buf, _ROWS[seat], seat, dynamic[lay.D_DECLARED])
+        if dynamic[lay.D_HAND_POINTS] != old[lay.D_HAND_POINTS]:
+            for seat in range(4):
+                lay.write_points(buf, _ROWS[seat], seat, dynamic[lay.D_HAND_POINTS])
+        if dynamic[lay.D_SCORES] != old[lay.D_SCORES]:
+            for seat in range(4):
+                lay.write_scores(buf, _ROWS[seat], seat, dynamic[lay.D_SCORES])
+
+    def observation(self, seat: Seat | int) -> npt.NDArray[np.int8]:
+        """Seat ``seat``'s encoding: a view of the encoder's buffer (copy it to keep it).
+
+        >>> import jass
+        >>> from jass.envs.encoding import encode
+        >>> g = jass.Game.new(seed=4).deal()
+        >>> bool((Encoder(g).observation(2) == encode(g.view(2))).all())
+        True
+        """
+        if seat.__class__ is not Seat and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4
+        ):
+            raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
+        return self._rows[seat]
+
+    @property
+    def game(self) -> Game:
+        """The game the encodings are of.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=4)
+        >>> Encoder(g).game is g
+        True
+        """
+        return self._game
+
+
+def _declared_sums(declared: tuple[tuple[Weis, ...] | None, ...]) -> tuple[int, ...]:
+    return tuple(-1 if weis is None else sum(w.points for w in weis) for weis in declared)
