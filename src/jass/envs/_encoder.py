@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.cards import Card, Rank
+from jass.cards import SUIT_MASKS, Card, Rank
 from jass.envs import _layout as lay
 from jass.errors import InvalidInputError
 from jass.hand import HandInfo
-from jass.rules import FirstHandRule, RuleSet
+from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
 from jass.seats import Seat
 from jass.state import Game
 from jass.view import excluded_cards
@@ -34,6 +34,9 @@ __all__ = ["Encoder"]
 _SIZE: Final = lay.SIZE
 _PLAY: Final = lay.PLAY
 _MARKER: Final = FirstHandRule.MARKER_CARD
+_NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
+_FULL: Final = (1 << 36) - 1
+_DEAL, _CHOOSE = lay.PHASES[:2]
 _ROWS: Final = (0, _SIZE, 2 * _SIZE, 3 * _SIZE)  # where each seat's row starts
 
 Plays = tuple[tuple[Seat, Card], ...]
@@ -89,14 +92,34 @@ def _absolute_positions(field: int, size: int) -> tuple[tuple[int, int, int, int
 
 
 _TO_MOVE_AT: Final = _seat_positions(lay.TO_MOVE)
-_SEAT_FIELDS: Final = (
+# A card played within a trick, by seat and card: the bytes that become 1 (the card in
+# "played" and "trick", the next seat in "to_move") and 0 (the card in the hand, the seat
+# in "to_move").
+_WITHIN_ONES: Final = tuple(
+    tuple(
+        _PLAYED_AT[seat][card] + _TRICK_AT[seat][card] + _TO_MOVE_AT[(seat + 1) & 3]
+        for card in range(36)
+    )
+    for seat in range(4)
+)
+_WITHIN_ZEROS: Final = tuple(
+    tuple(_HAND_AT[seat][card] + _TO_MOVE_AT[seat] for card in range(36)) for seat in range(4)
+)
+# The one-hot inputs that change in the play: for each value, its byte in each row.
+_ONE_HOT_FIELDS: Final = (
     (lay.D_TO_MOVE, _TO_MOVE_AT),
     (lay.D_LEADER, _seat_positions(lay.LEADER)),
     (lay.D_WEIS_WINNER, _seat_positions(lay.WEIS_WINNER)),
     (lay.D_STOECK, _seat_positions(lay.STOECK)),
+    (lay.D_PHASE, _absolute_positions(lay.PHASE, 4)),
+    (lay.D_TRICK_NUMBER, _absolute_positions(lay.TRICK_NUMBER, 9)),
 )
-_PHASE_AT: Final = _absolute_positions(lay.PHASE, 4)
-_TRICK_NUMBER_AT: Final = _absolute_positions(lay.TRICK_NUMBER, 9)
+_DECLARED_AT: Final = _seat_positions(lay.DECLARED)
+# For each absolute seat: where its 9 bits of Weis points start, in each row.
+_WEIS_POINTS_AT: Final = tuple(
+    tuple(_ROWS[viewer] + lay.WEIS_POINTS + 9 * ((seat - viewer) & 3) for viewer in range(4))
+    for seat in range(4)
+)
 _NOT_DECLARED: Final = (-1, -1, -1, -1)
 
 
@@ -171,6 +194,16 @@ def _write(buf: bytearray, table: _Positions, old: list[int], new: list[int]) ->
             cards = lay.card_bytes(after)
             for at in table[seat][0]:  # card 0's byte starts the seat's 36
                 buf[at : at + 36] = cards
+
+
+def _write_teams(buf: bytearray, field: int, by_team: tuple[bytes, bytes]) -> None:
+    """Write a per-team field into the rows: seats 0 and 2 see team 0 first."""
+    own0, own1 = by_team
+    size = len(own0)
+    buf[field : field + size] = own0
+    buf[_ROWS[1] + field : _ROWS[1] + field + size] = own1
+    buf[_ROWS[2] + field : _ROWS[2] + field + size] = own0
+    buf[_ROWS[3] + field : _ROWS[3] + field + size] = own1
 
 
 class Encoder:
@@ -287,17 +320,21 @@ class Encoder:
         unplayed = ~(played[0] | played[1] | played[2] | played[3])
         return [cards & unplayed for cards in self._known_base]
 
-    def _dynamic_inputs(self, game: Game) -> list[Any]:
+    def _dynamic_inputs(self, game: Game, *, declared: bool = True) -> list[Any]:
+        """The inputs that change in the play (``declared=False``: the Weis declared as before)."""
         phase = game.phase
         trick_number = -1
         if phase is _PLAY:
             won = game.tricks_won
             trick_number = won[0] + won[1]
-        declared = game.declared_weis
-        cached, sums = self._declared
-        if declared is not cached:
-            sums = _declared_sums(declared)
-            self._declared = (declared, sums)
+        if declared:
+            weis = game.declared_weis
+            cached, sums = self._declared
+            if weis is not cached:
+                sums = _declared_sums(weis)
+                self._declared = (weis, sums)
+        else:
+            sums = self._dynamic[lay.D_DECLARED]
         result = game.weis_result
         to_move = game.to_move
         leader = game.trick_leader
@@ -305,7 +342,7 @@ class Encoder:
         return [
             -1 if to_move is None else int(to_move),
             -1 if leader is None else int(leader),
-            lay.PHASES.index(phase),
+            2 if phase is _PLAY else 1 if phase is _CHOOSE else 0 if phase is _DEAL else 3,
             trick_number,
             sums,
             -1 if result is None or result.winner is None else int(result.winner),
@@ -344,13 +381,74 @@ class Encoder:
             and len(plays) == count + 1
             and plays[:count] == old_plays
         ):
-            self._card_played(game, plays)
+            seat, card = plays[count]
+            dynamic = self._dynamic
+            if (
+                (count + 1) & 3
+                and game.scores is dynamic[lay.D_SCORES]
+                and dynamic[lay.D_TO_MOVE] == seat
+            ):
+                # Within a trick, with nothing credited (so no Stöck, and the game goes on):
+                # the next seat is to move, and only the declared Weis of trick 1 may change.
+                self._within_trick(game, plays, seat, card)
+            else:
+                self._card_played(game, plays)
         else:
             self._changed(game, plays, same_hand=same_hand)
         self._game = game
         self._info = info
         self._ruleset = ruleset
         self._plays = plays
+
+    def _within_trick(self, game: Game, plays: Plays, seat: int, card: int) -> None:
+        """Update after a card played within a trick that credited nothing."""
+        buf = self._buf
+        for at in _WITHIN_ONES[seat][card]:
+            buf[at] = 1
+        for at in _WITHIN_ZEROS[seat][card]:
+            buf[at] = 0
+        bit = 1 << card
+        self._hands[seat] &= ~bit
+        self._played[seat] |= bit
+        self._trick[seat] |= bit
+        dynamic = self._dynamic
+        dynamic[lay.D_TO_MOVE] = (seat + 1) & 3
+        known = self._known
+        if known[seat] & bit:
+            for at in _KNOWN_AT[seat][card]:
+                buf[at] = 0
+            known[seat] &= ~bit
+        index = len(plays) - 1
+        start = index & ~3
+        if index != start and plays[start][1] // 9 != card // 9:
+            self._excluded_by(game, plays, start, seat)
+        if index < 4:  # trick 1: the player has declared its Weis, if any
+            self._declare(game)
+
+    def _declare(self, game: Game) -> None:
+        """Update the declared Weis, which change in trick 1 only."""
+        weis = game.declared_weis
+        if weis is self._declared[0]:
+            return
+        sums = _declared_sums(weis)
+        self._declared = (weis, sums)
+        dynamic = self._dynamic
+        self._write_declared(dynamic[lay.D_DECLARED], sums)
+        dynamic[lay.D_DECLARED] = sums
+
+    def _write_declared(self, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        """Rewrite the ``declared`` flag and ``weis_points`` of each seat whose sum changed."""
+        buf = self._buf
+        for seat in range(4):
+            points = new[seat]
+            if points == old[seat]:
+                continue
+            flag = 1 if points >= 0 else 0
+            for at in _DECLARED_AT[seat]:
+                buf[at] = flag
+            chunk = lay.weis_bytes(points)
+            for at in _WEIS_POINTS_AT[seat]:
+                buf[at : at + 9] = chunk
 
     def _card_played(self, game: Game, plays: Plays) -> None:
         """Update after one card play: a few bytes, more at the end of a trick."""
@@ -391,41 +489,45 @@ class Encoder:
         start = (count - 1) & ~3
         if count - 1 != start and plays[start][1] // 9 != card // 9:
             self._excluded_by(game, plays, start, seat)
-        # Within a trick only the seat to move changes, and the declared Weis in trick 1;
-        # Stöck change the scores (and may end the game); the end of a trick changes more.
-        dynamic = self._dynamic
-        if (
-            not in_trick
-            or count <= 4
-            or (stoeck is not None and dynamic[lay.D_STOECK] < 0)
-            or game.scores != dynamic[lay.D_SCORES]
-        ):
-            self._update_dynamic(self._dynamic_inputs(game))
-            return
-        to_move = game.to_move
-        before = dynamic[lay.D_TO_MOVE]
-        if to_move is not None and to_move != before:
-            if before >= 0:
-                for at in _TO_MOVE_AT[before]:
-                    buf[at] = 0
-            for at in _TO_MOVE_AT[to_move]:
-                buf[at] = 1
-            dynamic[lay.D_TO_MOVE] = int(to_move)
-        elif to_move is None:  # pragma: no cover - a card play within a trick has a successor
-            self._update_dynamic(self._dynamic_inputs(game))
+        # After trick 1 the declared Weis no longer change.
+        self._update_dynamic(self._dynamic_inputs(game, declared=count <= 4))
 
     def _excluded_by(self, game: Game, plays: Plays, start: int, seat: int) -> None:
-        """Add what the last card (not of the led suit) tells about its player's hand."""
+        """Add what the last card, not of the led suit, tells about its player's hand.
+
+        This is :func:`jass.view.excluded_cards` for one card (the tests hold the two equal).
+        """
+        index = len(plays) - 1
+        if index in game.unchecked_plays:
+            return  # a card another engine allowed tells nothing
         contract = game.contract
         if contract is None:  # pragma: no cover - cards are played under a contract
             return
-        unchecked = game.unchecked_plays
-        shifted = {i - start for i in unchecked if i >= start} if unchecked else ()
-        news = excluded_cards(plays[start:], contract, game.ruleset, unchecked=shifted)[seat]
+        card = plays[index][1]
+        bit = 1 << card
+        trumps = contract.trump_mask
+        led_mask = SUIT_MASKS[plays[start][1] // 9]
+        if not bit & trumps:
+            # Neither followed nor trumped: no card of the led suit (on a trump lead: no
+            # trump but perhaps the Buur).
+            news = led_mask & ~contract.buur if led_mask == trumps else led_mask
+        elif led_mask != trumps:
+            top = _FULL  # the trumps that beat every trump played before in the trick
+            above = contract.above
+            for _, before in plays[start + 1 : index]:
+                if 1 << before & trumps:
+                    top &= above[before]
+            if top == _FULL or bit & top:
+                return  # no trump before, or an overtrump: nothing to tell
+            news = _FULL & ~trumps  # undertrumped: the hand held trumps only
+            if game.ruleset.undertrump_only_trumps is _NO_HIGHER:
+                news |= top
+        else:  # pragma: no cover - a trump on a trump lead follows suit
+            return
         old = self._excluded
-        if int(news) & ~old[seat]:
+        if news & ~old[seat]:
             new = list(old)
-            new[seat] |= int(news)
+            new[seat] |= news
             _write(self._buf, _EXCLUDED_AT, old, new)
             self._excluded = new
 
@@ -465,7 +567,7 @@ class Encoder:
         old = self._dynamic
         self._dynamic = dynamic
         buf = self._buf
-        for which, table in _SEAT_FIELDS:
+        for which, table in _ONE_HOT_FIELDS:
             before, after = old[which], dynamic[which]
             if before != after:
                 if before >= 0:
@@ -474,24 +576,12 @@ class Encoder:
                 if after >= 0:
                     for at in table[after]:
                         buf[at] = 1
-        for which, table2 in ((lay.D_PHASE, _PHASE_AT), (lay.D_TRICK_NUMBER, _TRICK_NUMBER_AT)):
-            before, after = old[which], dynamic[which]
-            if before != after:
-                if before >= 0:
-                    for at in table2[before]:
-                        buf[at] = 0
-                if after >= 0:
-                    for at in table2[after]:
-                        buf[at] = 1
         if dynamic[lay.D_DECLARED] != old[lay.D_DECLARED]:
-            for seat in range(4):
-                lay.write_declared(buf, _ROWS[seat], seat, dynamic[lay.D_DECLARED])
+            self._write_declared(old[lay.D_DECLARED], dynamic[lay.D_DECLARED])
         if dynamic[lay.D_HAND_POINTS] != old[lay.D_HAND_POINTS]:
-            for seat in range(4):
-                lay.write_points(buf, _ROWS[seat], seat, dynamic[lay.D_HAND_POINTS])
+            _write_teams(buf, lay.HAND_POINTS, lay.points_bytes(dynamic[lay.D_HAND_POINTS]))
         if dynamic[lay.D_SCORES] != old[lay.D_SCORES]:
-            for seat in range(4):
-                lay.write_scores(buf, _ROWS[seat], seat, dynamic[lay.D_SCORES])
+            _write_teams(buf, lay.SCORES, lay.scores_bytes(dynamic[lay.D_SCORES]))
 
     def observation(self, seat: Seat | int) -> npt.NDArray[np.int8]:
         """Seat ``seat``'s encoding: a view of the encoder's buffer (copy it to keep it).
@@ -521,4 +611,13 @@ class Encoder:
 
 
 def _declared_sums(declared: tuple[tuple[Weis, ...] | None, ...]) -> tuple[int, ...]:
-    return tuple(-1 if weis is None else sum(w.points for w in weis) for weis in declared)
+    sums = []
+    for weis in declared:
+        if weis is None:
+            sums.append(-1)
+        else:
+            total = 0
+            for one in weis:
+                total += one.points
+            sums.append(total)
+    return tuple(sums)

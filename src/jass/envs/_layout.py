@@ -269,53 +269,58 @@ def write_seat(buf: bytearray, at: int, viewer: int, seat: int) -> None:
     buf[at : at + 4] = ZERO4 if seat < 0 else ONE_HOT4[(seat - viewer) & 3]
 
 
-def write_declared(buf: bytearray, base: int, viewer: int, declared: tuple[int, ...]) -> None:
-    """Write the ``declared`` and ``weis_points`` fields (``declared`` by absolute seat).
+def declared_bytes(declared: Sequence[int]) -> tuple[bytes, bytes, bytes, bytes]:
+    """The ``declared`` and ``weis_points`` fields (adjacent), as each seat sees them.
 
-    >>> buf = bytearray(SIZE)
-    >>> write_declared(buf, 0, 2, (20, -1, -1, -1))
-    >>> list(buf[FIELDS["declared"]]), list(buf[FIELDS["weis_points"]][18:27])
+    ``declared`` holds each absolute seat's declared Weis points, -1 for none yet.
+
+    >>> chunk = declared_bytes((20, -1, -1, -1))[2]
+    >>> list(chunk[:4]), list(chunk[4 + 18 : 4 + 27])
     ([0, 0, 1, 0], [0, 0, 1, 0, 1, 0, 0, 0, 0])
     """
     pattern = 0
     for seat in range(4):
         if declared[seat] >= 0:
             pattern |= 1 << seat
-    buf[base + DECLARED : base + DECLARED + 4] = _DECLARED_BITS[pattern][viewer]
-    buf[base + WEIS_POINTS : base + WEIS_POINTS + 36] = (
-        _BIN9[min(max(declared[viewer], 0), MAX_WEIS)]
-        + _BIN9[min(max(declared[(viewer + 1) & 3], 0), MAX_WEIS)]
-        + _BIN9[min(max(declared[(viewer + 2) & 3], 0), MAX_WEIS)]
-        + _BIN9[min(max(declared[(viewer + 3) & 3], 0), MAX_WEIS)]
+    points = [_BIN9[min(max(value, 0), MAX_WEIS)] for value in declared]
+    flags = _DECLARED_BITS[pattern]
+    return (
+        flags[0] + points[0] + points[1] + points[2] + points[3],
+        flags[1] + points[1] + points[2] + points[3] + points[0],
+        flags[2] + points[2] + points[3] + points[0] + points[1],
+        flags[3] + points[3] + points[0] + points[1] + points[2],
     )
 
 
-def write_points(buf: bytearray, base: int, viewer: int, points: tuple[int, int]) -> None:
-    """Write the ``hand_points`` field: own team first, 8 bits each.
+def weis_bytes(points: int) -> bytes:
+    """One seat's ``weis_points``: 9 bits, clipped at 511 (a seat that has not declared: 0).
 
-    >>> buf = bytearray(SIZE)
-    >>> write_points(buf, 0, 1, (0, 3))
-    >>> list(buf[FIELDS["hand_points"]])[:3]
-    [1, 1, 0]
+    >>> list(weis_bytes(20)), weis_bytes(-1) == weis_bytes(0)
+    ([0, 0, 1, 0, 1, 0, 0, 0, 0], True)
     """
-    own = viewer & 1
-    buf[base + HAND_POINTS : base + HAND_POINTS + 16] = (
-        _BIN8[min(points[own], MAX_HAND_POINTS)] + _BIN8[min(points[1 - own], MAX_HAND_POINTS)]
-    )
+    return _BIN9[min(max(points, 0), MAX_WEIS)]
 
 
-def write_scores(buf: bytearray, base: int, viewer: int, scores: tuple[int, int]) -> None:
-    """Write the ``scores`` field: own team first, 13 bits each, clipped at 8191.
+def points_bytes(points: tuple[int, int]) -> tuple[bytes, bytes]:
+    """The ``hand_points`` field as team 0 sees it and as team 1 sees it (own team first).
 
-    >>> buf = bytearray(SIZE)
-    >>> write_scores(buf, 0, 0, (9000, 1))
-    >>> sum(buf[FIELDS["scores"]][:13]), buf[FIELDS["scores"]][13]
-    (13, 1)
+    >>> [list(b[:3]) + list(b[8:11]) for b in points_bytes((0, 3))]
+    [[0, 0, 0, 1, 1, 0], [1, 1, 0, 0, 0, 0]]
     """
-    own = viewer & 1
-    buf[base + SCORES : base + SCORES + 26] = (
-        _BIN13[min(scores[own], MAX_SCORE)] + _BIN13[min(scores[1 - own], MAX_SCORE)]
-    )
+    first = _BIN8[min(points[0], MAX_HAND_POINTS)]
+    second = _BIN8[min(points[1], MAX_HAND_POINTS)]
+    return first + second, second + first
+
+
+def scores_bytes(scores: tuple[int, int]) -> tuple[bytes, bytes]:
+    """The ``scores`` field as team 0 sees it and as team 1 sees it: 13 bits, clipped at 8191.
+
+    >>> [sum(b[:13]) for b in scores_bytes((9000, 1))]
+    [13, 1]
+    """
+    first = _BIN13[min(scores[0], MAX_SCORE)]
+    second = _BIN13[min(scores[1], MAX_SCORE)]
+    return first + second, second + first
 
 
 def write_phase(buf: bytearray, base: int, phase: int) -> None:
@@ -354,11 +359,12 @@ def write_dynamic(buf: bytearray, base: int, viewer: int, dynamic: Dynamic) -> N
     write_seat(buf, base + LEADER, viewer, dynamic[D_LEADER])
     write_phase(buf, base, dynamic[D_PHASE])
     write_trick_number(buf, base, dynamic[D_TRICK_NUMBER])
-    write_declared(buf, base, viewer, dynamic[D_DECLARED])
+    buf[base + DECLARED : base + WEIS_POINTS + 36] = declared_bytes(dynamic[D_DECLARED])[viewer]
     write_seat(buf, base + WEIS_WINNER, viewer, dynamic[D_WEIS_WINNER])
     write_seat(buf, base + STOECK, viewer, dynamic[D_STOECK])
-    write_points(buf, base, viewer, dynamic[D_HAND_POINTS])
-    write_scores(buf, base, viewer, dynamic[D_SCORES])
+    team = viewer & 1
+    buf[base + HAND_POINTS : base + HAND_POINTS + 16] = points_bytes(dynamic[D_HAND_POINTS])[team]
+    buf[base + SCORES : base + SCORES + 26] = scores_bytes(dynamic[D_SCORES])[team]
 
 
 def write_cards(
