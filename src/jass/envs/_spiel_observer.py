@@ -37,14 +37,12 @@ from jass.envs._spiel_record import (
     info_text,
     observation_text,
 )
-from jass.envs.encoding import FIELDS, OBSERVATION_SIZE, encode
+from jass.envs.encoding import FIELDS, OBSERVATION_SIZE
 
 __all__ = ["SpielObserver", "observation_pieces"]
 
 #: The width of one move slot: the action one-hot, then the relative seat one-hot.
 MOVE_WIDTH: Final = NUM_ACTIONS + 4
-#: The field of the encoding that holds the player's own cards, filled in during the deal.
-_HAND_FIELD: Final = "hand"
 
 
 #: Cached blocks per observer: a whole game's records for a few states.
@@ -109,9 +107,7 @@ class SpielObserver:
     def __init__(self, setup: SpielSetup, *, perfect_recall: bool) -> None:
         self._recall = perfect_recall
         self._slots = CARDS_PER_DEAL + setup.choices
-        self._buffer = np.zeros(OBSERVATION_SIZE, np.int8)
         self._cache: dict[tuple[int, int], _Block] = {}
-        self._hand_slice = FIELDS.get(_HAND_FIELD)
         hands = setup.hands
         if perfect_recall:
             shapes: list[tuple[str, tuple[int, ...]]] = [
@@ -132,15 +128,6 @@ class SpielObserver:
             self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
             self.dict = {name: self.tensor[piece] for name, piece in observation_pieces()}
 
-    def _encode(self, record: HandRecord, player: int) -> np.ndarray[Any, Any]:
-        """The encoding of ``player``'s view of ``record`` (own cards so far during the deal)."""
-        buffer = encode(record.game.view(player), out=self._buffer)
-        if record.dealing and self._hand_slice is not None:
-            cards = list(record.received(player))
-            if cards:
-                buffer[self._hand_slice][cards] = 1
-        return buffer
-
     def _block(self, record: HandRecord, player: int) -> _Block:
         """What ``player`` observed of ``record``, as indexes and the encoding (cached)."""
         key = (id(record), player)
@@ -156,7 +143,7 @@ class SpielObserver:
             np.arange(len(moves)),
             moves[:, 1],
             NUM_ACTIONS + ((moves[:, 0] - player) & 3),
-            self._encode(record, player).copy(),
+            record.encoding(player),
         )
         self._cache[key] = block
         return block
@@ -177,7 +164,7 @@ class SpielObserver:
         """
         records = state.records()
         if not self._recall:
-            np.copyto(self.tensor, self._encode(records[-1], player))
+            np.copyto(self.tensor, records[-1].encoding(player))
             return
         self.tensor.fill(0)
         views = self.dict

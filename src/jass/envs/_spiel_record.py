@@ -17,9 +17,12 @@ import functools
 from typing import Final
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
 from jass.actions import NUM_ACTIONS, Choose, Play, Shove, Thank, action_from_index
 from jass.cards import CardSet
+from jass.envs.encoding import FIELDS, encode
 from jass.errors import InvalidInputError
 from jass.rules import RuleSet, WeisDeclaration, find_ruleset
 from jass.seats import Seat
@@ -39,6 +42,7 @@ __all__ = [
 #: Chance nodes per hand: one card at a time, in packets of three (R3.5).
 CARDS_PER_DEAL: Final = 36
 _EPISODES: Final = ("hand", "game")
+_RECORD_FIELDS: Final = ("game", "dealer", "deal", "moves")
 
 
 @attrs.frozen
@@ -188,6 +192,37 @@ class HandRecord:
     def _info_lines(self) -> dict[int, str]:
         return {}
 
+    @functools.cached_property
+    def _encodings(self) -> dict[int, npt.NDArray[np.int8]]:
+        return {}
+
+    def __getstate__(self) -> dict[str, object]:
+        # Pickle the fields only: what is worked out from them is worked out again.
+        return {name: self.__dict__[name] for name in _RECORD_FIELDS}
+
+    def encoding(self, seat: int) -> npt.NDArray[np.int8]:
+        """The ``jass-obs-v1`` encoding of ``seat``'s view (read-only, worked out once).
+
+        During the deal it is the view of the game before the deal, with the cards the seat
+        has received so far in the ``hand`` field.
+
+        >>> record = HandRecord.start(Game.new(seed=1, dealer=Seat(3)), 3)
+        >>> bits = HandRecord(record.game, 3, (0, 1, 2, 3)).encoding(0)
+        >>> bits[FIELDS["hand"]].nonzero()[0].tolist()
+        [0, 1, 2]
+        """
+        encodings = self._encodings
+        bits = encodings.get(seat)
+        if bits is None:
+            if self.dealing:
+                bits = _before_the_deal(self.game, seat).copy()
+                bits[FIELDS["hand"]][list(self.dealt[seat])] = 1
+            else:
+                bits = encode(self.game.view(seat))
+            bits.flags.writeable = False
+            encodings[seat] = bits
+        return bits
+
     def info_line(self, number: int, seat: int) -> str:
         """What ``seat`` observed of this hand (the ``number``-th of the episode), in words.
 
@@ -211,6 +246,24 @@ class HandRecord:
                 )
             lines[seat] = line
         return line
+
+
+#: The encodings of a game before its deal, by (id of the game, seat): the 36 chance nodes
+#: of a deal share them. Each entry keeps its game, so that its id is not reused.
+_BEFORE_THE_DEAL: Final[dict[tuple[int, int], tuple[Game, npt.NDArray[np.int8]]]] = {}
+
+
+def _before_the_deal(game: Game, seat: int) -> npt.NDArray[np.int8]:
+    key = (id(game), seat)
+    entry = _BEFORE_THE_DEAL.get(key)
+    if entry is not None and entry[0] is game:
+        return entry[1]
+    if len(_BEFORE_THE_DEAL) >= 64:
+        _BEFORE_THE_DEAL.clear()
+    bits = encode(game.view(seat))
+    bits.flags.writeable = False
+    _BEFORE_THE_DEAL[key] = (game, bits)
+    return bits
 
 
 def action_text(action: int) -> str:
