@@ -178,6 +178,30 @@ def test_shown_weis_cards_are_known_after_trick_one() -> None:
         assert [w.points for w in replay_with(game, dealt).declared_weis[2] or ()] == [100]
 
 
+def test_the_marker_card_is_known_only_when_it_chose_the_forehand() -> None:
+    # R3.7: under MARKER_CARD the first forehand holds the marker card; a dealer given to
+    # Game.new overrides the rule, and then nothing is known of the marker card.
+    marker = rules.TRADITIONAL.first_hand_marker
+    drawn = Game.new(rules.TRADITIONAL, seed=2).deal()
+    forehand = drawn.to_move
+    assert forehand is not None
+    assert marker in drawn.hands[forehand]
+    assert marker in drawn.view(forehand.partner).known_cards(forehand)
+    for seed in range(12):
+        given = Game.new(rules.TRADITIONAL, seed=seed, dealer=Seat(3)).deal()
+        holder = next(seat for seat in Seat if marker in given.hands[seat])
+        for seat in Seat:
+            view = given.view(seat)
+            for other in Seat:
+                if other != seat:
+                    assert marker not in view.known_cards(other)
+            DealSampler(view)  # consistent: the holder need not be the forehand
+        if holder != Seat(0):
+            break
+    else:
+        pytest.fail("no seed dealt the marker card away from the forehand")
+
+
 def enumerate_consistent(game: Game, seat: Seat) -> Counter[tuple[int, ...]]:
     """Every deal consistent with ``seat``'s view, by brute force over the unseen cards."""
     view = game.view(seat)

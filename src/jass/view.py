@@ -25,7 +25,7 @@ from jass.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
 from jass.contracts import Contract
 from jass.dealing import DealtHands
 from jass.errors import InvalidInputError
-from jass.hand import HandInfo, Phase, Trick, completed_tricks
+from jass.hand import GameSetup, HandInfo, Phase, Trick, completed_tricks
 from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
 from jass.scoring import GameResult, HandScore
 from jass.seats import Seat, Team
@@ -58,6 +58,8 @@ class _GameState(Protocol):
     def hands(self) -> DealtHands: ...
     @property
     def hand_info(self) -> HandInfo | None: ...
+    @property
+    def setup(self) -> GameSetup: ...
     @property
     def contract(self) -> Contract | None: ...
     @property
@@ -560,7 +562,8 @@ class PlayerView:
         """The unplayed cards ``seat`` is known to hold.
 
         They are its own hand (for this seat), its shown Weis, and in the first hand under
-        ``first_hand_rule=MARKER_CARD`` the marker card of the forehand.
+        ``first_hand_rule=MARKER_CARD`` the marker card of the forehand (unless the game was
+        started with a given dealer, which overrides the rule, R3.7).
 
         >>> import jass
         >>> v = jass.Game.new(seed=5).deal().view(jass.Seat(0))
@@ -584,6 +587,7 @@ class PlayerView:
         if (
             self.hand_number == 0
             and ruleset.first_hand_rule is FirstHandRule.MARKER_CARD
+            and self._game.setup.dealer is None
             and dealer is not None
             and seat == dealer.next
         ):
