@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 try:
-    import gymnasium  # noqa: F401  (the extra's requirements)
+    import gymnasium
     import numpy as np  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the test environment has the extra

@@ -8,7 +8,7 @@ included. The observation is the public encoding of the player's view,
 recall), per hand of the episode:
 
 - ``dealt``: the cards dealt to the player (so far, during the deal), 36 bits;
-- ``moves``: every decision in order, one slot each, the action number one-hot (46) and the
+- ``moves``: every decision in order, one slot each, the action number one-hot (48) and the
   seat that took it relative to the player (4: the player, the next seat, the partner, the
   seat before);
 - ``view``: the encoding of the player's view as the hand ended (or now), which holds what the

@@ -266,12 +266,17 @@ def _before_the_deal(game: Game, seat: int) -> npt.NDArray[np.int8]:
     return bits
 
 
+_WEIS_TEXTS: Final = {46: "declare no Weis", 47: "declare Weis"}
+
+
 def action_text(action: int) -> str:
     """A player action by its number, as the game's strings write it.
 
     >>> action_text(14), action_text(40), action_text(43)
     ('play JH', 'choose OBENABE', 'shove')
     """
+    if int(action) in _WEIS_TEXTS:  # numbered, never offered: Weis are declared automatically
+        return _WEIS_TEXTS[int(action)]
     value = action_from_index(int(action))
     if isinstance(value, Play):
         return f"play {value.card}"

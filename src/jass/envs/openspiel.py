@@ -18,7 +18,8 @@ The game:
   uniformly among those not yet dealt, to the next seat in the order of the deal (packets of
   three, the forehand first, R3.5). A chance outcome is the card's number, 0-35.
 - **Actions:** the library's numbering (:attr:`jass.actions.Play.index` and friends,
-  ``NUM_ACTIONS`` = 46 distinct actions): 0-35 play a card, 36-42 choose a contract, 43 shove.
+  ``NUM_ACTIONS`` = 48 distinct actions): 0-35 play a card, 36-42 choose a contract, 43 shove;
+  the others (thanks, Weis declarations) are never legal here.
   The legal actions are exactly those of :meth:`jass.Game.legal_actions`, with two choices
   made for the game: Weis are declared automatically (a rule set with
   ``weis_declaration=MANUAL`` is played with ``AUTO``), and nobody thanks (44 and 45, the
