@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from jass import Phase, rules
-from jass.actions import Thank
+from jass.actions import NUM_ACTIONS, Thank
 from jass.envs import FIELDS, encode
 from jass.envs._bounds import max_hand_total
 from jass.errors import InvalidInputError
@@ -85,7 +85,7 @@ def test_game_description() -> None:
     game = load()
     assert str(game) == "python_jass_schieber(dealer=3,episode=hand,ruleset=SCHIEBER)"
     assert game.num_players() == 4
-    assert game.num_distinct_actions() == 46
+    assert game.num_distinct_actions() == NUM_ACTIONS == 48
     assert game.max_chance_outcomes() == 36
     assert game.max_game_length() == 36 + 2  # plays, a choice and a shove
     assert game.max_chance_nodes_in_history() == 36
@@ -217,16 +217,16 @@ def test_information_state_has_perfect_recall() -> None:
         state.apply_action(card)
     state.apply_action(40)  # seat 0 chooses Obenabe
     size = game.information_state_tensor_size()
-    layout = {"seat": 4, "dealt": 36, "moves": 38 * 50}
+    layout = {"seat": 4, "dealt": 36, "moves": 38 * (NUM_ACTIONS + 4)}
     for player in range(4):
         tensor = np.array(state.information_state_tensor(player))
         assert tensor.shape == (size,)
         assert tensor[:4].tolist() == [float(p == player) for p in range(4)]
         dealt = tensor[4 : 4 + 36]
         assert {int(i) for i in np.nonzero(dealt)[0]} == set(map(int, state.game.hands[player]))
-        moves = tensor[40 : 40 + layout["moves"]].reshape(38, 50)
+        moves = tensor[40 : 40 + layout["moves"]].reshape(38, NUM_ACTIONS + 4)
         assert moves[0, 40] == 1  # the choice, by seat 0 relative to the player
-        assert moves[0, 46 + (0 - player) % 4] == 1
+        assert moves[0, NUM_ACTIONS + (0 - player) % 4] == 1
         assert moves[1:].sum() == 0
         view = tensor[40 + layout["moves"] :]
         assert np.array_equal(view, encode(state.game.view(player)))
