@@ -23,7 +23,16 @@ from typing import Final, NoReturn, SupportsIndex
 
 from typing_extensions import Self
 
-from jass._suits import _RANK_LABELS, _RANK_WORDS, _SUIT_WORDS, Rank, Suit, SuitPairing
+from jass._suits import (
+    _RANK_LABELS,
+    _RANK_WORDS,
+    _SUIT_WORDS,
+    Rank,
+    Suit,
+    SuitPairing,
+    is_suit_name,
+    suit_word,
+)
 from jass.errors import InvalidInputError
 
 __all__ = [
@@ -121,24 +130,36 @@ class Card(int):
         return CARDS[9 * suit + rank]
 
     @classmethod
-    def parse(cls, text: str | Card) -> Card:
-        """Parse French notation (``JH``, ``10D``, ``TD``) or Unicode (``♥J``, ``J♥``).
+    def parse(cls, text: str | Card, pairing: SuitPairing | str | None = None) -> Card:
+        """Parse a card: French notation, Unicode, or the suit's and the rank's names.
 
-        Case is ignored. A :class:`Card` is returned as it is.
+        Read are ``JH``, ``10D``, ``TD``, ``♥J``, ``J♥``, and a suit name with a rank in
+        either order, as :meth:`swiss_name` writes it (``Rosen Under``) or in German or
+        English (``Herz Bube``, ``Ecken 10``, ``jack of hearts``). Swiss suit names, also
+        singular (``Rose``, ``Eichel``, ``Schelle``, ``Schilte``), are read under ``pairing``
+        (default ``SWISSLOS``), so ``Card.parse(card.swiss_name(p), p) == card``. Case is
+        ignored. A :class:`Card` is returned as it is.
 
-        >>> Card.parse("td"), Card.parse("♦10"), Card.parse(" qs ")
-        (Card.parse('10D'), Card.parse('10D'), Card.parse('QS'))
+        >>> Card.parse("td"), Card.parse("♦10"), Card.parse(" qs "), Card.parse("Herz Bube")
+        (Card.parse('10D'), Card.parse('10D'), Card.parse('QS'), Card.parse('JH'))
+        >>> Card.parse("Eicheln Ass"), Card.parse("Eicheln Ass", "WIKIPEDIA")
+        (Card.parse('AD'), Card.parse('AC'))
         """
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
             raise InvalidInputError(f"cannot parse card {text!r}: expected a string like 'JH'")
+        chosen = _PAIRING_DEFAULT if pairing is None else SuitPairing.parse(pairing)
         token = text.strip().casefold()
         match = _CARD_RE.match(token)
         if match is None:
-            raise InvalidInputError(
-                f"cannot parse card {text!r}: expected rank then suit letter, like 'JH' or '10D'"
-            )
+            card = _card_from_words(token, chosen)
+            if card is None:
+                raise InvalidInputError(
+                    f"cannot parse card {text!r}: expected a rank and a suit, like 'JH', "
+                    "'10D', '♥J' or 'Rosen Under'"
+                )
+            return card
         rank_text, suit_text = (
             (match[1], match[2]) if match[1] is not None else (match[4], match[3])
         )
@@ -285,9 +306,14 @@ for sum(sets))
         return int.__new__(cls, cards)
 
     @classmethod
-    def parse(cls, text: str) -> CardSet:
-        """Parse card names separated by spaces or commas; a repeated card is an error.
+    def parse(cls, text: str, pairing: SuitPairing | str | None = None) -> CardSet:
+        """Parse cards separated by spaces or commas; a repeated card is an error.
 
+        Each card is read as :meth:`Card.parse` reads it (``pairing`` for Swiss suit names),
+        so a card of two words needs no quotes: ``"Rosen Under, Rosen 9"``.
+
+        >>> CardSet.parse("Rosen Under Schellen 9 AS")
+        CardSet.parse('AS JH 9C')
         >>> CardSet.parse("10D, td")
         Traceback (most recent call last):
         ...
@@ -295,11 +321,13 @@ for sum(sets))
         """
         if not isinstance(text, str):
             raise InvalidInputError(f"CardSet.parse reads a string like 'JH 9H', got {text!r}")
+        chosen = _PAIRING_DEFAULT if pairing is None else SuitPairing.parse(pairing)
+        tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
         bits = 0
-        for token in re.split(r"[\s,;]+", text.strip()):
-            if not token:
-                continue
-            card = Card.parse(token)
+        index = 0
+        while index < len(tokens):
+            card, used = _next_card(tokens, index, chosen, text)
+            index += used
             bit = 1 << card
             if bits & bit:
                 raise InvalidInputError(f"card {card} appears twice in {text!r}")
@@ -605,6 +633,41 @@ def _bits_of(other: object) -> int:
     if isinstance(other, CardSet):
         return int(other)
     return int(CardSet(other))  # type: ignore[arg-type]
+
+
+_PAIRING_DEFAULT: Final = SuitPairing.SWISSLOS
+_SEPARATORS: Final = re.compile(r"[\s,;]+")
+_WORD_SPLIT: Final = re.compile(r"[\s_-]+")
+
+
+def _card_from_words(token: str, pairing: SuitPairing) -> Card | None:
+    """The card a casefolded suit name and rank name stand for, in either order, or None."""
+    words = _WORD_SPLIT.split(token)
+    if len(words) == 3 and words[1] == "of":  # jack of hearts
+        words = [words[0], words[2]]
+    if len(words) != 2:
+        return None
+    for suit_text, rank_text in (words, words[::-1]):
+        # Letters and symbols only in the compact form: "J H" stays an error.
+        suit = suit_word(suit_text, pairing) if is_suit_name(suit_text) else None
+        rank = _RANK_WORDS.get(rank_text)
+        if suit is not None and rank is not None:
+            return CARDS[9 * suit + rank]
+    return None
+
+
+def _next_card(tokens: list[str], index: int, pairing: SuitPairing, text: str) -> tuple[Card, int]:
+    """The card at ``tokens[index]`` (one token, or a name of two or three) and how many it used."""
+    try:
+        return Card.parse(tokens[index], pairing), 1
+    except InvalidInputError as exc:
+        error = exc
+    for used in (2, 3):
+        if index + used <= len(tokens):
+            card = _card_from_words(" ".join(tokens[index : index + used]).casefold(), pairing)
+            if card is not None:
+                return card, used
+    raise InvalidInputError(f"{error} (in {text!r})") from None
 
 
 def as_card(value: object) -> Card:
