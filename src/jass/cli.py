@@ -88,7 +88,7 @@ def _play(args: argparse.Namespace) -> int:
     symbols = symbols_fit(sys.stdout)
     color = args.color == "always" or (
         args.color == "auto"
-        and sys.stdout.isatty()
+        and _isatty(sys.stdout)
         and not os.environ.get("NO_COLOR")
         and os.environ.get("TERM") != "dumb"
     )
@@ -98,9 +98,16 @@ def _play(args: argparse.Namespace) -> int:
         names=Names(ruleset.suit_pairing if args.swiss else None, symbols=symbols),
         style=Style(color),
         save=args.save,
-        echo=not sys.stdin.isatty(),
+        echo=not _isatty(sys.stdin),  # answers from a pipe: show them in the transcript
     ).run()
     return 0
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):  # no stream, or a closed one
+        return False
 
 
 def _with_options(ruleset: RuleSet, options: Sequence[str]) -> RuleSet:

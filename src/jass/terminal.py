@@ -34,7 +34,7 @@ from jass.hand import Phase
 from jass.naming import Names, parse_contract
 from jass.play import explain_illegal, trick_winner
 from jass.records import dumps
-from jass.rules import preset_name
+from jass.rules import PRESETS, RuleSet, preset_name
 from jass.rules.options import WeisDeclaration
 from jass.screen import Labels, Style, describe, hand_lines, status_lines, trick_line
 from jass.seats import Seat
@@ -68,7 +68,7 @@ class TerminalGame:
     """One game at the terminal: the player at ``seat`` against ``bots`` at the other seats.
 
     ``ask`` asks one question and returns the answer (``input`` by default; ``EOFError`` ends
-    the game as a quit); ``out`` receives the screen. ``save`` is where the game record goes
+    the game as a quit, ``KeyboardInterrupt`` passes through); ``out`` receives the screen. ``save`` is where the game record goes
     at the end or on quitting; without it, the player is offered to save. ``echo`` repeats
     each answer, for a transcript when the answers do not come from a keyboard.
 
@@ -88,7 +88,7 @@ class TerminalGame:
         *,
         names: Names | None = None,
         style: Style | None = None,
-        ask: Callable[[str], str] = input,
+        ask: Callable[[str], str] | None = None,
         out: TextIO | None = None,
         save: str | Path | None = None,
         echo: bool = False,
@@ -103,7 +103,7 @@ class TerminalGame:
         self.bots = bots
         self.names = names if names is not None else Names()
         self.style = style if style is not None else Style()
-        self._ask_function = ask
+        self._ask_function = ask if ask is not None else input
         self.out = out if out is not None else sys.stdout
         self.save = Path(save) if save is not None else None
         self.echo = echo
@@ -132,16 +132,13 @@ class TerminalGame:
             self._offer_save(asking=not leaving.eof)
             self._say("bye")
             return self.game
-        scores = self.game.scores
-        us = int(self.seat) & 1
-        self._say(f"Final score: us {scores[us]}, them {scores[1 - us]}")
         self._offer_save(asking=True)
         return self.game
 
     def _header(self) -> None:
         game = self.game
         rules = game.ruleset
-        name = preset_name(rules) or "custom rules"
+        name = preset_name(rules) or _described(rules)
         goal = f"{rules.hands} hands" if rules.hands is not None else f"target {rules.target}"
         self._say(
             f"jass {__version__} · Schieber against three bots · rules {name} ({goal}) · "
@@ -317,8 +314,11 @@ class TerminalGame:
             else:
                 try:
                     card = Card.parse(answer, view.ruleset.suit_pairing)
-                except InvalidInputError as exc:
-                    self._say(f"  {exc}")
+                except InvalidInputError:
+                    example = "Rosen Under" if self.names.swiss else "♥J, JH or Herz Bube"
+                    self._say(
+                        f"  {answer!r} is not a card: type its number, or its name like {example}"
+                    )
                     continue
             refusal = self._refusal(view, card)
             if refusal is None:
@@ -454,3 +454,20 @@ class TerminalGame:
     def _say(self, *lines: str) -> None:
         for line in lines:
             print(line, file=self.out)
+
+
+def _described(ruleset: RuleSet) -> str:
+    """A rule set as the preset nearest to it and the options changed from it."""
+    changes = min(
+        ((name, ruleset.changes_from(preset)) for name, preset in PRESETS.items()),
+        key=lambda item: len(item[1]),
+    )
+    shown = ", ".join(f"{option}={_option(value)}" for option, value in changes[1].items())
+    return f"{changes[0]} with {shown}"
+
+
+def _option(value: object) -> str:
+    if isinstance(value, frozenset):
+        return ",".join(sorted(str(contract) for contract in value))
+    name = getattr(value, "name", None)
+    return name if isinstance(name, str) else str(value)
