@@ -7,6 +7,7 @@ symbols) or taken from the engine's record of the game, never from the display c
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -14,10 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jass import Card, Contract, Game, Seat, Suit, find_weis, rules
 from jass.bots import RuleBot
 from jass.cli import main
+from jass.naming import Names
 from jass.records import loads
 from jass.terminal import TerminalGame
 
@@ -145,7 +149,7 @@ def test_a_whole_game_through_the_terminal(
         assert line in out, line
     # Every trick of the game is told once, with who played what.
     history = states(game)
-    completed = sum(len(b.tricks) > len(a.tricks) for a, b in zip(history, history[1:]))
+    completed = sum(len(b.tricks) > len(a.tricks) for a, b in itertools.pairwise(history))
     assert sum(line.startswith("  trick ") for line in out.splitlines()) == completed
     winner = "you win" if game.winner == 0 else "they win"
     us, them = game.scores
@@ -291,7 +295,8 @@ def test_weis_are_declared_by_hand_under_every_preset_with_weis(
 
     seed = next(
         s for s in range(1000)
-        if (g := Game.new(manual, seed=s).deal()).to_move == Seat(0) and find_weis(g.hands[0], manual)
+        if (g := Game.new(manual, seed=s).deal()).to_move == Seat(0)
+        and find_weis(g.hands[0], manual)
     )  # fmt: skip
     record = tmp_path / "game.json"
     arguments = ["--rules", preset, "--seed", str(seed), "--option", "weis_declaration=MANUAL"]
@@ -310,12 +315,17 @@ def test_weis_are_declared_by_hand_under_every_preset_with_weis(
         ("weis=maybe", "jass: --option 'weis=maybe': weis is true or false"),
         ("target=abc", "jass: --option 'target=abc': target is a whole number"),
         ("hands=x", "jass: --option 'hands=x': hands is a whole number or none"),
-        ("nonsense=1", "jass: --option 'nonsense=1': unknown option 'nonsense'; options: suit_pairing,"),
+        ("nonsense=1",
+         "jass: --option 'nonsense=1': unknown option 'nonsense'; options: suit_pairing,"),
         ("target", "jass: --option 'target': write NAME=VALUE, e.g. target=1000"),
         ("=5", "jass: --option '=5': write NAME=VALUE"),
-        ("target=-5", "jass: --option: RuleSet option 'target' must be a positive integer, got -5"),
-        ("weis_declaration=SOMETIMES", "jass: --option: RuleSet option 'weis_declaration' must be one of WeisDeclaration AUTO, MANUAL"),
-        ("multipliers=1,x", "jass: --option 'multipliers=1,x': multipliers is a preset name or six whole numbers"),
+        ("target=-5",
+         "jass: --option: RuleSet option 'target' must be a positive integer, got -5"),
+        ("weis_declaration=SOMETIMES",
+         "jass: --option: RuleSet option 'weis_declaration' must be one of WeisDeclaration "
+         "AUTO, MANUAL"),
+        ("multipliers=1,x",
+         "jass: --option 'multipliers=1,x': multipliers is a preset name or six whole numbers"),
         ("multipliers=1,2", "jass: --option: RuleSet option 'multipliers'"),
         ("contracts=hearts,nothing", "jass: --option: RuleSet option 'contracts'"),
         ("first_hand_marker=ZZ", "jass: --option: RuleSet option 'first_hand_marker'"),
@@ -489,3 +499,62 @@ def test_answers_from_a_pipe_are_echoed_into_the_transcript(
 def test_terminal_game_needs_a_bot_for_every_other_seat() -> None:
     with pytest.raises(ValueError, match=r"a bot for every other seat: \[<Seat.S3: 3>\]"):
         TerminalGame(Game.new(seed=1), {1: RuleBot(1), 2: RuleBot(2)})
+
+
+_ANSWERS = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "q",
+            "?",
+            "bedanke",
+            "y",
+            "n",
+            "weis",
+            "schiebe",
+            "s",
+            "all",
+            "none",
+            "1 2",
+            "0",
+            "99",
+            "-1",
+            "²",
+            "9" * 5000,
+            "JH",
+            "Rosen Under",
+            "obenabe",
+            "Trumpf",
+            "Misère",
+            "ja",
+            "",
+        ]
+    ),
+    st.integers(min_value=0, max_value=12).map(str),
+)
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(_ANSWERS, max_size=40),
+    st.integers(min_value=0, max_value=200),
+    st.booleans(),
+    st.sampled_from([None, "SWISSLOS", "PARLETT"]),
+)
+def test_any_answers_end_in_a_game_or_a_quiet_exit(
+    answers: list[str], seed: int, manual: bool, pairing: str | None
+) -> None:
+    ruleset = rules.SCHIEBER.evolve(weis_declaration="MANUAL" if manual else "AUTO")
+    out = io.StringIO()
+    player = Player(list(answers))
+    player.script.append("EOF")
+    game = TerminalGame(
+        Game.new(ruleset, seed=seed),
+        {seat: RuleBot(seat) for seat in (1, 2, 3)},
+        names=Names(pairing),
+        ask=player,
+        out=out,
+    ).run()
+    text = out.getvalue()
+    assert game.is_over or text.rstrip().endswith("bye")
+    assert "Traceback" not in text

@@ -23,6 +23,7 @@ import attrs
 
 from jass.actions import Action, Choose, Deal, Play, Shove, Thank
 from jass.cards import Card, Suit, SuitPairing
+from jass.contracts import Contract
 from jass.hand import Phase
 from jass.naming import Names, seat_label, team_label
 from jass.play import trick_winner
@@ -120,6 +121,16 @@ class Labels:
         ('us', 'team 1')
         """
         return f"team {int(team)}" if self.me is None else team_label(team, self.me)
+
+    def side(self, team: Team | int) -> str:
+        """The team in a sentence: ``your team``, ``the other team``, or ``team 1``.
+
+        >>> Labels(Seat(0)).side(0), Labels(Seat(0)).side(1), Labels().side(1)
+        ('your team', 'the other team', 'team 1')
+        """
+        if self.me is None:
+            return f"team {int(team)}"
+        return "your team" if team_label(team, self.me) == "us" else "the other team"
 
     def does(self, seat: Seat | int, verb: str) -> str:
         """``seat`` and ``verb`` agreeing: ``left takes``, ``you take``.
@@ -249,13 +260,11 @@ def hand_lines(
         shown = []
         for card in cards:
             order.append(card)
-            text = names.rank(card.rank)
+            text, code, pad = names.rank(card.rank), "", ""
             if legal is not None:
-                text, code = (text + "*", "1") if card in legal else (text + " ", "2")
-            else:
-                code = ""
+                text, code, pad = (text + "*", "1", "") if card in legal else (text, "2", " ")
             colour = style.suit_colour(suit, names)
-            shown.append(f"[{len(order)}] " + style.paint(text, colour, code))
+            shown.append(f"[{len(order)}] " + style.paint(text, colour, code) + pad)
         title = " ".join(part for part in (names.suit_mark(suit), names.suit(suit)) if part)
         if contract is not None and suit is contract.trump_suit:
             title += " (Trumpf)"
@@ -288,9 +297,10 @@ def describe(
         words = names.contract(action.contract, after.ruleset)
         lines.append(f"  {labels.does(mover, 'chooses')} {words}")
     elif isinstance(action, Thank):
-        phrase = "your team" if labels.team(action.team) == "us" else labels.team(action.team)
-        phrase = "the other team" if phrase == "them" else phrase
-        lines.append(f"  {phrase} thanks (bedankt sich): it says it has reached the target")
+        lines.append(
+            f"  {labels.side(action.team)} thanks (bedankt sich): "
+            "it says it has reached the target"
+        )
     elif isinstance(action, Play) and mover is not None:
         announced = view.declared_points[mover]
         if announced and not before.tricks:  # Weis are announced with the first card
@@ -336,7 +346,7 @@ def _trick_lines(after: Game, view: PlayerView, names: Names, labels: Labels) ->
         )
         contract = after.hand_info.contract if after.hand_info is not None else None
         times = f" {names.times(after.ruleset.multiplier(contract))}" if contract else ""
-        lines.append(f"  Weis: {labels.team(team)} score {result.points[team]}{times}: {shown}")
+        lines.append(f"  Weis for {labels.team(team)} ({result.points[team]}{times}): {shown}")
     return lines
 
 
@@ -349,8 +359,8 @@ def _hand_score_lines(game: Game, names: Names, labels: Labels) -> list[str]:
             parts.append(f"{word} {labels.teams(pair)}")
     lines = [f"Hand {number} score: " + "; ".join(parts) + f"; {names.times(score.multiplier)}"]
     if score.match is not None:
-        lines.append(f"  Match! {labels.team(score.match)} took all nine tricks")
-    if score.contract.trump_suit is None and score.contract.kind.name == "MISERE":
+        lines.append(f"  Match! {labels.side(score.match)} took all nine tricks")
+    if score.contract is Contract.MISERE:
         lines.append("  Misère: each team scores the points its opponents took")
     lines.append(
         f"  this hand {labels.teams(score.totals, '+')}; totals {labels.teams(game.scores)}"

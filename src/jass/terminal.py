@@ -8,7 +8,7 @@ the game record, which ``jass replay`` reads.
 
 >>> import io, jass
 >>> from jass.bots import RuleBot
->>> answers = iter(["q", ""])
+>>> answers = iter(["q", "n"])
 >>> game = TerminalGame(
 ...     jass.Game.new(seed=3), {s: RuleBot(s) for s in (1, 2, 3)},
 ...     ask=lambda question: next(answers), out=io.StringIO(),
@@ -68,9 +68,10 @@ class TerminalGame:
     """One game at the terminal: the player at ``seat`` against ``bots`` at the other seats.
 
     ``ask`` asks one question and returns the answer (``input`` by default; ``EOFError`` ends
-    the game as a quit, ``KeyboardInterrupt`` passes through); ``out`` receives the screen. ``save`` is where the game record goes
-    at the end or on quitting; without it, the player is offered to save. ``echo`` repeats
-    each answer, for a transcript when the answers do not come from a keyboard.
+    the game as a quit, ``KeyboardInterrupt`` passes through); ``out`` receives the screen.
+    ``save`` is where the game record goes at the end or on quitting; without it, the player
+    is offered to save. ``echo`` repeats each answer, for a transcript when the answers do not
+    come from a keyboard.
 
     >>> import io, jass
     >>> from jass.bots import RuleBot
@@ -229,15 +230,16 @@ class TerminalGame:
         hint = ", or schiebe" if view.can_shove() else ""
         while True:
             answer = self._ask(f"Trumpf? (number or name{hint}) ", view)
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
+            picked = _number(answer)
+            if picked is not None and 1 <= picked <= len(options):
+                return options[picked - 1]
             chosen = self._contract(view, answer, len(options))
             if chosen is not None:
                 return chosen
 
     def _contract(self, view: PlayerView, answer: str, count: int) -> Action | None:
         """The contract or shove ``answer`` names, or ``None`` after saying why not."""
-        if answer.isdigit():
+        if _number(answer) is not None:
             self._say(f"  choose a number from 1 to {count}")
             return None
         examples = "Rose, Eichel" if self.names.swiss else "Herz, Kreuz"
@@ -285,11 +287,12 @@ class TerminalGame:
                 return
             chosen = []
             for part in answer.replace(",", " ").split():
-                if not part.isdigit() or not 1 <= int(part) <= len(weis):
+                number = _number(part)
+                if number is None or not 1 <= number <= len(weis):
                     self._say(f"  {part!r}: give numbers from 1 to {len(weis)}, all or none")
                     break
-                if weis[int(part) - 1] not in chosen:
-                    chosen.append(weis[int(part) - 1])
+                if weis[number - 1] not in chosen:
+                    chosen.append(weis[number - 1])
             else:
                 break
         self._apply(DeclareWeis(tuple(chosen)))
@@ -306,11 +309,12 @@ class TerminalGame:
                 else:
                     self._say("  you have no Weis to declare now")
                 continue
-            if answer.isdigit():
-                if not 1 <= int(answer) <= len(order):
+            number = _number(answer)
+            if number is not None:
+                if not 1 <= number <= len(order):
                     self._say(f"  choose a card number from 1 to {len(order)}, or a card's name")
                     continue
-                card = order[int(answer) - 1]
+                card = order[number - 1]
             else:
                 try:
                     card = Card.parse(answer, view.ruleset.suit_pairing)
@@ -379,7 +383,7 @@ class TerminalGame:
                 raise _Quit(eof=True) from None
             if self.echo:
                 self._say(answer)
-            if answer in _YES or answer in _NO:
+            if answer in _YES or answer in _NO or answer in _QUIT:
                 return answer in _YES
             self._say("  please answer y (yes) or n (no)")
 
@@ -454,6 +458,13 @@ class TerminalGame:
     def _say(self, *lines: str) -> None:
         for line in lines:
             print(line, file=self.out)
+
+
+def _number(text: str) -> int | None:
+    """The number ``text`` is (0 when it is too long to be an option), or ``None``."""
+    if not text.isdecimal():  # not isdigit: "²" is a digit that int() refuses
+        return None
+    return int(text) if len(text) <= 6 else 0
 
 
 def _described(ruleset: RuleSet) -> str:
