@@ -298,8 +298,7 @@ def describe(
         lines.append(f"  {labels.does(mover, 'chooses')} {words}")
     elif isinstance(action, Thank):
         lines.append(
-            f"  {labels.side(action.team)} thanks (bedankt sich): "
-            "it says it has reached the target"
+            f"  {labels.side(action.team)} thanks (bedankt sich): it says it has reached the target"
         )
     elif isinstance(action, Play) and mover is not None:
         announced = view.declared_points[mover]
