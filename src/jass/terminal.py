@@ -114,7 +114,17 @@ class TerminalGame:
     # --- the game -----------------------------------------------------------------------
 
     def run(self) -> Game:
-        """Play until the game is over or the player quits; returns the last state."""
+        """Play until the game is over or the player quits; returns the last state.
+
+        >>> import io, jass
+        >>> from jass.bots import RuleBot
+        >>> answers = iter(["bedanke", "y", "n"])  # thank at once, and lose; no saving
+        >>> out = io.StringIO()
+        >>> game = TerminalGame(jass.Game.new(seed=3), {s: RuleBot(s) for s in (1, 2, 3)},
+        ...                     ask=lambda question: next(answers), out=out).run()
+        >>> game.is_over, game.result.reason.name, "they win" in out.getvalue()
+        (True, 'FALSE_THANK', True)
+        """
         self._header()
         try:
             while not self.game.is_over:
