@@ -10,6 +10,7 @@ whose suit pairing is disputed (RULES.md R1.4), hence :class:`SuitPairing`.
 from __future__ import annotations
 
 import enum
+import re
 from typing import Final
 
 from jass.errors import InvalidInputError
@@ -239,3 +240,28 @@ def is_suit_name(word: str) -> bool:
     (True, False, True)
     """
     return len(word) > 1 and (word in _FRENCH_WORDS or word in _SWISS_WORDS[SuitPairing.SWISSLOS])
+
+
+_WORD_SPLIT: Final = re.compile(r"[\s_-]+")
+
+
+def suit_and_rank(token: str, pairing: SuitPairing) -> tuple[Suit, Rank] | None:
+    """The suit and rank a casefolded name of two words gives, in either order (internal).
+
+    The suit must be a name, not a letter or a symbol, so that ``J H`` stays an error.
+
+    >>> swisslos = SuitPairing.SWISSLOS
+    >>> suit_and_rank("rosen under", swisslos), suit_and_rank("j h", swisslos)
+    ((<Suit.HEARTS: 1>, <Rank.JACK: 5>), None)
+    """
+    words = _WORD_SPLIT.split(token)
+    if len(words) == 3 and words[1] == "of":  # jack of hearts
+        words = [words[0], words[2]]
+    if len(words) != 2:
+        return None
+    for suit_text, rank_text in (words, words[::-1]):
+        suit = suit_word(suit_text, pairing) if is_suit_name(suit_text) else None
+        rank = _RANK_WORDS.get(rank_text)
+        if suit is not None and rank is not None:
+            return suit, rank
+    return None

@@ -30,8 +30,7 @@ from jass._suits import (
     Rank,
     Suit,
     SuitPairing,
-    is_suit_name,
-    suit_word,
+    suit_and_rank,
 )
 from jass.errors import InvalidInputError
 
@@ -637,23 +636,11 @@ def _bits_of(other: object) -> int:
 
 _PAIRING_DEFAULT: Final = SuitPairing.SWISSLOS
 _SEPARATORS: Final = re.compile(r"[\s,;]+")
-_WORD_SPLIT: Final = re.compile(r"[\s_-]+")
 
 
 def _card_from_words(token: str, pairing: SuitPairing) -> Card | None:
-    """The card a casefolded suit name and rank name stand for, in either order, or None."""
-    words = _WORD_SPLIT.split(token)
-    if len(words) == 3 and words[1] == "of":  # jack of hearts
-        words = [words[0], words[2]]
-    if len(words) != 2:
-        return None
-    for suit_text, rank_text in (words, words[::-1]):
-        # Letters and symbols only in the compact form: "J H" stays an error.
-        suit = suit_word(suit_text, pairing) if is_suit_name(suit_text) else None
-        rank = _RANK_WORDS.get(rank_text)
-        if suit is not None and rank is not None:
-            return CARDS[9 * suit + rank]
-    return None
+    found = suit_and_rank(token, pairing)
+    return None if found is None else CARDS[9 * found[0] + found[1]]
 
 
 def _next_card(tokens: list[str], index: int, pairing: SuitPairing, text: str) -> tuple[Card, int]:
