@@ -457,8 +457,7 @@ class Game:
         played = len(self._trick)
         first = int(hand.forehand)
         return tuple(
-            find_weis(hand.dealt[seat], ctx.rules) if (seat - first) & 3 < played else None
-            for seat in range(4)
+            ctx.found_weis(seat) if (seat - first) & 3 < played else None for seat in range(4)
         )
 
     @property
