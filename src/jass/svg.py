@@ -37,7 +37,7 @@ from jass.contracts import Contract
 from jass.errors import InvalidInputError
 from jass.hand import Phase
 from jass.scoring import EndReason
-from jass.seats import Seat
+from jass.seats import Seat, Team
 from jass.state import Game
 from jass.view import PlayerView
 
@@ -47,6 +47,7 @@ _NS: Final = "http://www.w3.org/2000/svg"
 _WIDTH: Final = 760  # the table's viewBox
 _HEIGHT: Final = 600
 _TRICK_Y: Final = 318  # the middle of the trick
+_SIDES: Final = (_WIDTH - 118, _WIDTH / 2, 118)  # the middle of each other hand, by place
 _PITCH: Final = CARD_W + 4  # cards side by side
 _SMALL: Final = 0.7  # the other three hands
 _OPEN_STEP: Final = 21  # overlap that leaves a face-up card's corner in sight
@@ -128,7 +129,7 @@ def card(
         card: the card, or its name (``"JH"``).
         swiss: ``False`` for French suits; ``True`` for Swiss suits under the ``SWISSLOS``
             pairing, or a :class:`~jass.SuitPairing` (or its name) for another pairing.
-        size: the width in pixels (default 90); the height follows, 3:2.
+        size: the width in pixels (default 92); the height is 1.5 times the width.
 
     >>> picture = card("10D", swiss="wikipedia", size=60)
     >>> 'data-card="10D"' in picture, 'width="60" height="90"' in picture
@@ -139,9 +140,9 @@ def card(
     chosen = as_card(card)
     pairing = _pairing(swiss, SuitPairing.SWISSLOS)
     root = _root(
-        CARD_W + 2, CARD_H + 2, size, 92, chosen.swiss_name(pairing) if pairing else str(chosen)
+        CARD_W + 2, CARD_H + 3, size, 92, chosen.swiss_name(pairing) if pairing else str(chosen)
     )
-    root.append(face(chosen, pairing, x=1, y=1))
+    root.append(face(chosen, pairing, x=1, y=1.5))
     return _done(root)
 
 
@@ -272,10 +273,11 @@ class _Table:
             return "Us" if team == self.viewer & 1 else "Them"
         return f"Team {team}"
 
-    def won(self, team: int | None) -> str:
+    def won(self, winner: Team | None) -> str:
         """Who won, as a sentence: "We won", "Team 1 won", "A draw"."""
-        if team is None:
+        if winner is None:
             return "A draw"
+        team = int(winner)
         if self.game is None:
             return "We won" if team == self.viewer & 1 else "They won"
         return f"Team {team} won"
@@ -379,6 +381,10 @@ class _Table:
         view = self.view
         place = (seat - self.viewer) % 4
         group = SubElement(root, "g", {"class": "seat", "data-seat": str(seat)})
+        if place == 0:
+            self.label(group, seat, _WIDTH / 2, 556)
+        else:
+            self.label(group, seat, _SIDES[place - 1], 158 if place == 2 else 260)
         hand = SubElement(group, "g", {"class": "hand", "data-seat": str(seat)})
         held = view.hand if seat == self.viewer else None
         if held is None and self.open_cards and self.game is not None:
@@ -390,10 +396,9 @@ class _Table:
                 legal = one in self.legal
                 y = 432 if legal else 444
                 hand.append(face(one, self.pairing, x=x0 + index * _PITCH, y=y, legal=legal))
-            self.label(group, seat, _WIDTH / 2, 556)
             return
         # The others: smaller, overlapping, face down unless the cards are open.
-        centre = (_WIDTH - 118, _WIDTH / 2, 118)[place - 1]
+        centre = _SIDES[place - 1]
         top = 72 if place == 2 else 300
         if held is not None:
             shown = held.cards()
@@ -407,7 +412,6 @@ class _Table:
             x0 = centre - (CARD_W * _SMALL + max(count - 1, 0) * _BACK_STEP) / 2
             for index in range(count):
                 hand.append(back(x=x0 + index * _BACK_STEP, y=top, scale=_SMALL))
-        self.label(group, seat, centre, 158 if place == 2 else 260)
 
     def label(self, parent: Element, seat: int, x: float, y: float) -> None:
         """A seat's name in a pill (gold for the seat to move) with its note below."""
@@ -418,8 +422,9 @@ class _Table:
         pill |= {"height": "22", "rx": "11", "fill": _TURN if moving else "#2f8a5c"}
         SubElement(parent, "rect", pill)
         ink = "#1b1b1b" if moving else _TEXT
-        _text(parent, x, y + 1, name, 15, anchor="middle", bold=True, fill=ink)
-        _text(parent, x, y + 22, self.seat_note(seat), 12.5, anchor="middle", fill=_SOFT)
+        _text(parent, x, y + 1, name, 15, anchor="middle", bold=True, fill=ink).set("class", "name")
+        note = _text(parent, x, y + 22, self.seat_note(seat), 12.5, anchor="middle", fill=_SOFT)
+        note.set("class", "note")
 
     @staticmethod
     def slots(cx: float, cy: float, scale: float) -> list[tuple[float, float]]:
