@@ -303,7 +303,11 @@ class _Table:
             shoved = " (shoved)" if view.shoves else ""
             return f"{self.name(mover)} to choose the contract{shoved}"
         if view.phase is Phase.PLAY and mover is not None:
-            return f"{self.name(mover)} to play, trick {len(view.tricks) + 1}"
+            line = f"{self.name(mover)} to play, trick {len(view.tricks) + 1}"
+            leader = view.trick_leader
+            if view.trick and leader is not None:
+                line += f", led by {self.name(leader)}"
+            return line
         if view.hand_results and view.hand_number is not None:
             totals = view.hand_results[-1].totals
             gains = ", ".join(f"{self.team(t)} +{totals[t]}" for t in self.teams)
@@ -449,7 +453,6 @@ class _Table:
                 seat = (int(leader) + index) % 4
                 x, y = slots[(seat - self.viewer) % 4]
                 group.append(face(one, self.pairing, x=x, y=y, seat=seat))
-            _text(group, cx + 40, cy - 88, f"led by {self.name(leader)}", 13, fill=_SOFT)
         elif view.phase is Phase.DEAL and view.hand_results and view.hand_number is not None:
             self.hand_score(group, view.hand_number + 1, cx, cy)
         else:
