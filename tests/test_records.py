@@ -68,14 +68,21 @@ def valid() -> dict[str, object]:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"format": "other"}, "'format'"),
-        ({"version": 3}, "'version'"),
-        ({"seed": "nine"}, "'seed'"),
-        ({"seed": True}, "'seed'"),
-        ({"actions": "none"}, "'actions'"),
-        ({"rules": {"preset": "BRIDGE", "changes": {}}}, "rules.preset"),
-        ({"rules": {"preset": "SCHIEBER", "changes": {"target": -1}}}, "rules.changes"),
-        ({"rules": {"preset": "SCHIEBER", "changes": {"colour": 1}}}, "rules.changes"),
+        ({"format": "other"}, r"record\.format: expected 'jass-record', got str 'other'"),
+        ({"version": 3}, r"record\.version: expected one of \[1, 2\], got int 3"),
+        ({"version": 2.0}, r"record\.version: expected one of \[1, 2\], got float 2\.0"),
+        ({"seed": "nine"}, r"record\.seed: expected an integer, got str 'nine'"),
+        ({"seed": True}, r"record\.seed: expected an integer, got bool True"),
+        ({"actions": "none"}, r"record\.actions: expected a list of actions, got str 'none'"),
+        ({"rules": {"preset": "BRIDGE", "changes": {}}}, r"record\.rules\.preset: .*'BRIDGE'"),
+        (
+            {"rules": {"preset": "SCHIEBER", "changes": {"target": -1}}},
+            r"record\.rules\.changes: RuleSet option 'target' must be a positive integer",
+        ),
+        (
+            {"rules": {"preset": "SCHIEBER", "changes": {"colour": 1}}},
+            r"record\.rules\.changes: unknown RuleSet option 'colour'",
+        ),
     ],
 )
 def test_malformed_records_name_the_field(change: dict[str, object], message: str) -> None:
@@ -97,9 +104,9 @@ def test_a_tampered_action_names_its_index_and_the_rule() -> None:
         replay(data)
     data = valid()
     data["actions"] = [*data["actions"], {"dance": 1}]  # type: ignore[misc]
-    with pytest.raises(InvalidInputError, match="unknown action 'dance'"):
+    with pytest.raises(InvalidInputError, match=r"record\.actions\[3\]: unknown action 'dance'"):
         replay(data)
     with pytest.raises(InvalidInputError, match="not valid JSON"):
         loads("{")
-    with pytest.raises(InvalidInputError, match="'rules' is missing"):
+    with pytest.raises(InvalidInputError, match=r"record\.rules is missing"):
         replay({"format": "jass-record", "version": 1, "seed": 1, "actions": []})

@@ -24,6 +24,7 @@ from jass import (
     find_ruleset,
     rules,
 )
+from jass.errors import describe
 from jass.rules import (
     AusmachOrder,
     CounterMatch,
@@ -314,21 +315,80 @@ def test_preset_name_of_a_custom_ruleset() -> None:
 # --- evolve: independence and accepted spellings ------------------------------------------
 
 
+# An option that only refines another one is changed on top of that one (R7.3).
+PREREQUISITES: dict[str, dict[str, Any]] = {"small_weis_split_long_runs": {"small_weis": True}}
+
+
 @pytest.mark.parametrize("name", list(ALTERNATIVES))
 def test_options_are_independent(name: str) -> None:
     value = ALTERNATIVES[name]
-    changed = rules.SCHIEBER.evolve(**{name: value})
-    assert changed.changes_from(rules.SCHIEBER) == {name: value}
+    base = rules.SCHIEBER.evolve(**PREREQUISITES.get(name, {}))
+    changed = base.evolve(**{name: value})
+    assert changed.changes_from(base) == {name: value}
     assert getattr(changed, name) == value
-    assert changed != rules.SCHIEBER
+    assert changed != base
     assert RuleSet() == rules.SCHIEBER  # the original is untouched
-    assert changed.evolve(**{name: EXPECTED_DEFAULTS[name]}) == rules.SCHIEBER
+    assert changed.evolve(**{name: EXPECTED_DEFAULTS[name]}) == base
 
 
 @pytest.mark.parametrize("name", list(ALTERNATIVES))
 def test_constructor_takes_the_same_options(name: str) -> None:
-    value = ALTERNATIVES[name]
-    assert RuleSet(**{name: value}) == rules.SCHIEBER.evolve(**{name: value})
+    options = {**PREREQUISITES.get(name, {}), name: ALTERNATIVES[name]}
+    assert RuleSet(**options) == rules.SCHIEBER.evolve(**options)
+
+
+# --- options that depend on others (issue 12, A5) -----------------------------------------
+
+
+def test_split_long_runs_without_small_weis_is_refused_naming_both_options() -> None:
+    # R7.3: a sub-option of small Weis; under the big table a nine-card run is one 300.
+    for build in (
+        lambda: RuleSet(small_weis_split_long_runs=True),
+        lambda: rules.SCHIEBER.evolve(small_weis_split_long_runs=True),
+        lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True, small_weis=False),
+        lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).evolve(small_weis=False),
+    ):
+        with pytest.raises(InvalidInputError) as info:
+            build()
+        message = str(info.value)
+        assert "'small_weis_split_long_runs'" in message
+        assert "'small_weis'" in message
+        assert "R7.3" in message
+        assert "small Weis table only" in message
+
+
+def test_split_long_runs_with_small_weis_is_accepted() -> None:
+    both = rules.SCHIEBER.evolve(small_weis=True, small_weis_split_long_runs=True)
+    assert both.small_weis and both.small_weis_split_long_runs
+    assert rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).small_weis_split_long_runs
+    # Turning small Weis off again needs the sub-option off too, in the same call.
+    plain = both.evolve(small_weis=False, small_weis_split_long_runs=False)
+    assert plain == rules.SCHIEBER
+
+
+@pytest.mark.parametrize("name", list(rules.PRESETS))
+def test_every_preset_still_constructs(name: str) -> None:
+    preset = rules.PRESETS[name]
+    assert RuleSet(**preset.options()) == preset
+    assert rules.SCHIEBER.evolve(**preset.changes_from(rules.SCHIEBER)) == preset
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        # R9.1: with hands=n, target, end_mode and schneider are accepted and ignored.
+        {"hands": 12, "end_mode": "THANK"},
+        {"hands": 12, "end_mode": "END_OF_HAND", "schneider": True, "target": 100},
+        # Switched-off features keep their sub-options, unused (see docs/rulesets.rst).
+        {"weis": False, "small_weis": True, "kreuzweis": False, "weis_declaration": "MANUAL"},
+        {"stoeck": False, "stoeck_claim_anytime_to_finish": True},
+        {"first_hand_rule": "DRAW_HIGHEST_DEALS", "first_hand_marker": "10D"},
+        {"contracts": ["hearts", "spades"], "old_undenufe": True},
+    ],
+)
+def test_moot_combinations_are_accepted(options: dict[str, Any]) -> None:
+    ruleset = rules.SCHIEBER.evolve(**options)
+    assert jass.Game.new(ruleset, seed=1).deal().phase is jass.Phase.CHOOSE
 
 
 def test_target_does_not_change_multipliers() -> None:
@@ -451,6 +511,9 @@ BAD_VALUES: list[tuple[str, Any]] = [
     ("contracts", ["slalom"]),
     ("contracts", ["hearts", "bogus"]),
     ("contracts", [5]),
+    ("contracts", {"hearts": 1}),  # a mapping would be read by its keys
+    ("target", -(10**5000)),  # too long for Python to write out: described by its length
+    ("contracts", [10**5000]),
     ("first_hand_marker", "ZZ"),
     ("first_hand_marker", "7X"),
     ("first_hand_marker", ""),
@@ -470,7 +533,7 @@ BAD_VALUES: list[tuple[str, Any]] = [
     *[(name, None) for name in BOOL_OPTIONS],
     *[(option, "NOT_A_MEMBER") for option in ENUM_OPTIONS],
 ]
-BAD_IDS = [f"{option}={value!r}" for option, value in BAD_VALUES]
+BAD_IDS = [f"{option}={describe(value, typed=False)}" for option, value in BAD_VALUES]
 
 
 @pytest.mark.parametrize(("option", "value"), BAD_VALUES, ids=BAD_IDS)
