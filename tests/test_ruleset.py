@@ -359,7 +359,8 @@ def test_split_long_runs_without_small_weis_is_refused_naming_both_options() -> 
 
 def test_split_long_runs_with_small_weis_is_accepted() -> None:
     both = rules.SCHIEBER.evolve(small_weis=True, small_weis_split_long_runs=True)
-    assert both.small_weis and both.small_weis_split_long_runs
+    assert both.small_weis
+    assert both.small_weis_split_long_runs
     assert rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).small_weis_split_long_runs
     # Turning small Weis off again needs the sub-option off too, in the same call.
     plain = both.evolve(small_weis=False, small_weis_split_long_runs=False)

@@ -17,8 +17,8 @@ from jass import (
     DeclareWeis,
     Game,
     IllegalActionError,
-    InvalidInputError,
     IllegalReason,
+    InvalidInputError,
     RuleSet,
     Seat,
     Suit,
@@ -292,7 +292,7 @@ def test_nine_in_a_row_under_small_weis_without_split_is_100(kreuzweis: bool) ->
 def test_split_option_is_refused_under_big_weis(kreuzweis: bool) -> None:
     # R7.3 makes it a sub-option of small Weis: under the big table a nine-card run is one
     # 300, and a split could only lose points, so the combination is refused, not ignored.
-    with pytest.raises(InvalidInputError, match="small_weis_split_long_runs.*small_weis"):
+    with pytest.raises(InvalidInputError, match=r"'small_weis_split_long_runs' and 'small_weis'"):
         SCHIEBER.evolve(small_weis=False, small_weis_split_long_runs=True, kreuzweis=kreuzweis)
     big = SCHIEBER.evolve(small_weis=False, kreuzweis=kreuzweis)
     assert found(run("C", 0, 9), big) == expect((SEQ, 300, run("C", 0, 9)))

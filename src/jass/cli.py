@@ -37,7 +37,7 @@ from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
 from jass.matches import play_match
-from jass.records import dumps, from_jasskit, loads
+from jass.records import dumps, from_jasskit, loads, unfinished
 from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
 from jass.state import Game
 
@@ -268,6 +268,7 @@ def _replay(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"{args.file} is not JSON: {exc}") from None
     if isinstance(data, dict) and "format" not in data and "tricks" in data:
         game = from_jasskit(data)  # a jass-kit / Swisslos hand, checked trick by trick
+        data = None
     else:
         game = loads(text)  # checks every action
     swiss = game.ruleset.suit_pairing if args.swiss else None
@@ -278,6 +279,10 @@ def _replay(args: argparse.Namespace) -> int:
         before, current = current, current.apply(action)
         narrate(before, action, current, swiss)
     print(f"\nthe record is valid: {len(game.history)} actions")
+    stopped = unfinished(game)
+    # A jass-kit file holds one hand: only a hand stopped midway is unfinished there.
+    if stopped is not None and (data is not None or game.phase in (Phase.CHOOSE, Phase.PLAY)):
+        print(f"the record is unfinished: it stops {stopped}")
     return 0
 
 

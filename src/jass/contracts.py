@@ -196,7 +196,9 @@ class Contract:
         Contract.OBENABE
         """
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(cls._ALL):
-            raise InvalidInputError(f"contract index {describe(index, typed=False)} is outside 0-{len(cls._ALL) - 1}")
+            raise InvalidInputError(
+                f"contract index {describe(index, typed=False)} is outside 0-{len(cls._ALL) - 1}"
+            )
         return cls._ALL[index]
 
     @classmethod
@@ -224,8 +226,8 @@ class Contract:
             return cls._ALL[Suit.parse(word)]
         except InvalidInputError:
             raise InvalidInputError(
-                f"cannot parse contract {describe(text, typed=False)}: expected TRUMP_<SUIT>, a suit, "
-                "OBENABE, UNDENUFE or MISERE"
+                f"cannot parse contract {describe(text, typed=False)}: expected TRUMP_<SUIT>, a "
+                "suit, OBENABE, UNDENUFE or MISERE"
             ) from None
 
     @property

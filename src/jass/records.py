@@ -172,7 +172,7 @@ def replay(data: Mapping[str, Any]) -> Game:
     start = game
     index = 0
     try:
-        for index, item in enumerate(form.actions):  # noqa: B007  (named in the error)
+        for index, item in enumerate(form.actions):
             game = game.apply(_resolve(item, game, f"record.actions[{index}]"))
     except JassError as exc:
         raise _replay_error(form, start, game, index, exc) from None
@@ -180,44 +180,42 @@ def replay(data: Mapping[str, Any]) -> Game:
 
 
 def unfinished(game: Game) -> str | None:
-    """Where an unfinished game stopped, in words; ``None`` once the game is over.
+    """Where an unfinished game stops, as a phrase; ``None`` once the game is over.
 
     A record may stop anywhere: in the middle of a hand (the contract still to choose, or
-    tricks still to play), or between hands of a game that is not over. :func:`loads` loads
-    such a record (so that a game can be saved and resumed); this says that it is unfinished,
-    and ``jass replay`` prints it.
+    tricks still to play), or between the hands of a game that is not over. :func:`loads`
+    loads such a record, so that a game can be saved and resumed; this says that it is
+    unfinished and where, and ``jass replay`` prints it.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
     >>> unfinished(g.play(g.legal_moves().cards()[0]))
-    'hand 1 is unfinished: 0 of 9 tricks complete and 1 card of the next played; seat 3 is to play'
+    'in hand 1, after 0 of 9 tricks and 1 card of the next (seat 3 to play)'
+    >>> unfinished(jass.Game.new(seed=3).deal())
+    'in hand 1, before the contract is chosen (seat 2 to choose)'
     >>> unfinished(jass.Game.new(seed=3))
-    'the game is not over: no hand was dealt'
+    'before the first deal'
     >>> from jass.bots import RandomBot, play_game
-    >>> unfinished(play_game(jass.Game.new(jass.rules.JASSKIT, seed=3), [RandomBot()] * 4))
+    >>> print(unfinished(play_game(jass.Game.new(jass.rules.JASSKIT, seed=3), [RandomBot()] * 4)))
+    None
     """
     if game.is_over:
         return None
     hand = game.hand_info
     seat = int(game.to_move) if game.to_move is not None else None
     if game.phase is Phase.CHOOSE and hand is not None:
-        return (
-            f"hand {hand.number + 1} is unfinished: the contract is not chosen yet; "
-            f"seat {seat} is to choose"
-        )
+        return f"in hand {hand.number + 1}, before the contract is chosen (seat {seat} to choose)"
     if game.phase is Phase.PLAY and hand is not None:
         cards = len(game.trick)
         return (
-            f"hand {hand.number + 1} is unfinished: {len(game.tricks)} of 9 tricks complete "
-            f"and {cards} card{'' if cards == 1 else 's'} of the next played; seat {seat} is "
-            "to play"
+            f"in hand {hand.number + 1}, after {len(game.tricks)} of 9 tricks and {cards} "
+            f"card{'' if cards == 1 else 's'} of the next (seat {seat} to play)"
         )
-    played = game.hands_played
-    if played == 0:
-        return "the game is not over: no hand was dealt"
+    if hand is None:
+        return "before the first deal"
     return (
-        f"the game is not over: {played} hand{'' if played == 1 else 's'} played, "
-        f"scores {game.scores[0]} : {game.scores[1]}; hand {played + 1} is still to deal"
+        f"after hand {hand.number + 1}, with the game not over "
+        f"(scores {game.scores[0]} : {game.scores[1]})"
     )
 
 
@@ -313,7 +311,8 @@ def _ruleset(rules: object) -> RuleSet:
         if not isinstance(option, str):
             raise _bad("record.rules.changes", "option names as keys", option)
         # JSON has no tuples: a custom multiplier table is written as a list.
-        options[option] = tuple(value) if option == "multipliers" and isinstance(value, list) else value
+        listed = option == "multipliers" and isinstance(value, list)
+        options[option] = tuple(value) if listed else value
     try:
         return PRESETS[name].evolve(**options)
     except JassError as exc:
@@ -428,11 +427,12 @@ def _replay_error(
 
 
 def _seed_to_blame(form: _Record, start: Game, index: int) -> tuple[HandInfo, int] | None:
-    """Whether the seed, not the actions, is wrong: the first hand as the seed deals it, and
-    another first dealer under which the actions replay past ``index``; else ``None``.
+    """Whether the seed, not the actions, is wrong, and if so how the seed deals the first hand.
 
-    Only when the seed drew the first dealer (no set-up dealer, no marker card) and does not
-    deal the recorded first hand; recorded deals need not be the seed's (a deal may be given).
+    The answer is that hand and another first dealer under which the actions replay past
+    ``index``, or ``None``. Only when the seed drew the first dealer (no set-up dealer, no
+    marker card) and does not deal the recorded first hand: recorded deals need not be the
+    seed's (a deal may be given), so a deal alone proves nothing.
     """
     first = form.actions[0] if form.actions else None
     if not isinstance(first, Deal) or start.setup.dealer is not None:

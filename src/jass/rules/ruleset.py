@@ -178,7 +178,7 @@ class RuleSet:
         >>> rules.SCHIEBER.evolve(target=-5)
         Traceback (most recent call last):
         ...
-        jass.errors.InvalidInputError: RuleSet option 'target' must be a positive integer, got int -5
+        jass.errors.InvalidInputError: RuleSet option 'target' must be a positive integer, got ...
         """
         return RuleSet(**{**self.options(), **changes})
 
