@@ -24,6 +24,7 @@ from jass import (
     find_ruleset,
     rules,
 )
+from jass.bots import RuleBot, play_game
 from jass.errors import describe
 from jass.rules import (
     AusmachOrder,
@@ -372,6 +373,37 @@ def test_every_preset_still_constructs(name: str) -> None:
     preset = rules.PRESETS[name]
     assert RuleSet(**preset.options()) == preset
     assert rules.SCHIEBER.evolve(**preset.changes_from(rules.SCHIEBER)) == preset
+
+
+@pytest.mark.parametrize(
+    "ignored",
+    [
+        {"end_mode": "THANK"},
+        {"end_mode": "END_OF_HAND"},
+        {"target": 100, "schneider": True},
+        {"target": 100, "end_mode": "THANK", "schneider": True},
+    ],
+)
+def test_with_hands_the_target_end_mode_and_schneider_are_ignored(ignored: dict[str, Any]) -> None:
+    # R9.1: "hands=n by itself changes only the length: the game ends when hand n is
+    # complete; target, end_mode and schneider are then ignored and thank() raises."
+    plain = rules.SCHIEBER.evolve(hands=3)
+    odd = plain.evolve(**ignored)
+    results = []
+    for ruleset in (plain, odd):
+        game = jass.Game.new(ruleset, seed=11)
+        with pytest.raises(IllegalActionError) as info:
+            game.thank(0)
+        assert info.value.reason is IllegalReason.THANK_NOT_ALLOWED
+        done = play_game(game, [RuleBot()] * 4)
+        assert done.hands_played == 3
+        assert done.result is not None
+        assert done.result.reason is jass.EndReason.HAND_LIMIT
+        assert not done.result.schneider
+        assert done.result.stake == 1
+        results.append((done.scores, done.winner, done.history))
+    assert results[0] == results[1]
+    assert max(results[0][0]) > 100  # the target of 100 was passed, and play went on
 
 
 @pytest.mark.parametrize(

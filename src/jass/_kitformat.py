@@ -335,7 +335,13 @@ def _kit_cards(value: object, field: str) -> list[Card]:
         raise InvalidInputError(
             f"jass-kit field {field!r} must be a list of cards, got {describe(value)}"
         )
-    return [kit_card(text) for text in value]
+    cards = []
+    for position, text in enumerate(value):
+        try:
+            cards.append(kit_card(text))
+        except InvalidInputError as exc:  # noqa: PERF203  (raised once, to name the card)
+            raise InvalidInputError(f"jass-kit field '{field}[{position}]': {exc}") from None
+    return cards
 
 
 def _kit_contract(trump: object) -> Contract | None:
