@@ -225,8 +225,13 @@ def test_a_record_that_stops_mid_hand_says_where() -> None:
     assert len(game.tricks) == 1
     seat = game.tricks[0].winner.next  # the winner led trick 2 with one card
     assert unfinished(loads(dumps(game))) == (
-        f"in hand 1, after 1 of 9 tricks and 1 card of the next (seat {int(seat)} to play)"
+        f"in hand 1, in trick 2 after 1 card (seat {int(seat)} to play)"
     )
+    for _ in range(3):
+        game = game.play(game.legal_moves().cards()[0])
+    leader = game.tricks[1].winner
+    expected = f"in hand 1, before trick 3 (seat {int(leader)} to lead)"
+    assert unfinished(loads(dumps(game))) == expected
 
 
 def test_a_record_between_hands_or_before_the_deal_is_unfinished_too() -> None:
@@ -264,14 +269,15 @@ def test_jass_replay_says_a_record_is_unfinished(
     assert "the record is valid: 8 actions" in out
     seat = game.tricks[0].winner.offset(2)  # the winner led trick 2, two cards are down
     assert out.rstrip().endswith(
-        "the record is unfinished: it stops in hand 1, after 1 of 9 tricks and 2 cards of "
-        f"the next (seat {int(seat)} to play)"
+        f"the record is unfinished: it stops in hand 1, in trick 2 after 2 cards (seat {int(seat)} "
+        "to play)"
     )
     # The same hand as a jass-kit file: a hand stopped midway is unfinished there too.
     kit = tmp_path / "stopped-kit.json"
     kit.write_text(json.dumps(to_jasskit(game)), encoding="utf-8")
     assert main(["replay", str(kit)]) == 0
-    assert "the record is unfinished: it stops in hand 1, after 1 of 9" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the record is unfinished: it stops in hand 1, in trick 2 after" in out
 
 
 def test_jass_replay_of_a_finished_record_or_a_whole_jasskit_hand_says_nothing_more(

@@ -190,7 +190,7 @@ def unfinished(game: Game) -> str | None:
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
     >>> unfinished(g.play(g.legal_moves().cards()[0]))
-    'in hand 1, after 0 of 9 tricks and 1 card of the next (seat 3 to play)'
+    'in hand 1, in trick 1 after 1 card (seat 3 to play)'
     >>> unfinished(jass.Game.new(seed=3).deal())
     'in hand 1, before the contract is chosen (seat 2 to choose)'
     >>> unfinished(jass.Game.new(seed=3))
@@ -206,11 +206,11 @@ def unfinished(game: Game) -> str | None:
     if game.phase is Phase.CHOOSE and hand is not None:
         return f"in hand {hand.number + 1}, before the contract is chosen (seat {seat} to choose)"
     if game.phase is Phase.PLAY and hand is not None:
-        cards = len(game.trick)
-        return (
-            f"in hand {hand.number + 1}, after {len(game.tricks)} of 9 tricks and {cards} "
-            f"card{'' if cards == 1 else 's'} of the next (seat {seat} to play)"
-        )
+        cards, trick = len(game.trick), len(game.tricks) + 1
+        if not cards:
+            return f"in hand {hand.number + 1}, before trick {trick} (seat {seat} to lead)"
+        played = f"{cards} card{'' if cards == 1 else 's'}"
+        return f"in hand {hand.number + 1}, in trick {trick} after {played} (seat {seat} to play)"
     if hand is None:
         return "before the first deal"
     return (

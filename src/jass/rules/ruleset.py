@@ -89,11 +89,20 @@ class RuleSet:
     :class:`~jass.InvalidInputError` naming the option. Enum options also accept the member
     name as a string, ``contracts`` accepts contract names, and ``first_hand_marker`` a card name.
 
+    Options that depend on others: ``small_weis_split_long_runs=True`` needs
+    ``small_weis=True`` (RULES.md R7.3) and is refused without it. Other options are accepted
+    and unused while another switches them off: with ``hands=n``, ``target``, ``end_mode`` and
+    ``schneider`` are ignored (R9.1); with ``weis=False`` the Weis options, with
+    ``stoeck=False`` ``stoeck_claim_anytime_to_finish``, and ``first_hand_marker`` unless
+    ``first_hand_rule`` is ``MARKER_CARD``.
+
     >>> from jass import rules
     >>> RuleSet() == rules.SCHIEBER
     True
     >>> RuleSet(end_mode="thank").end_mode
     <EndMode.THANK: 'thank'>
+    >>> RuleSet(hands=12, end_mode="thank").hands  # end_mode is then unused (R9.1)
+    12
     """
 
     suit_pairing: SuitPairing = SuitPairing.SWISSLOS
