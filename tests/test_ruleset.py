@@ -5,6 +5,7 @@ Every expected name, default and value below is written out by hand from RULES.m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -341,21 +342,26 @@ def test_constructor_takes_the_same_options(name: str) -> None:
 # --- options that depend on others (issue 12, A5) -----------------------------------------
 
 
-def test_split_long_runs_without_small_weis_is_refused_naming_both_options() -> None:
+SPLIT_WITHOUT_SMALL_WEIS: list[Callable[[], RuleSet]] = [
+    lambda: RuleSet(small_weis_split_long_runs=True),
+    lambda: rules.SCHIEBER.evolve(small_weis_split_long_runs=True),
+    lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True, small_weis=False),
+    lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).evolve(small_weis=False),
+]
+
+
+@pytest.mark.parametrize("build", SPLIT_WITHOUT_SMALL_WEIS)
+def test_split_long_runs_without_small_weis_is_refused_naming_both_options(
+    build: Callable[[], RuleSet],
+) -> None:
     # R7.3: a sub-option of small Weis; under the big table a nine-card run is one 300.
-    for build in (
-        lambda: RuleSet(small_weis_split_long_runs=True),
-        lambda: rules.SCHIEBER.evolve(small_weis_split_long_runs=True),
-        lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True, small_weis=False),
-        lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).evolve(small_weis=False),
-    ):
-        with pytest.raises(InvalidInputError) as info:
-            build()
-        message = str(info.value)
-        assert "'small_weis_split_long_runs'" in message
-        assert "'small_weis'" in message
-        assert "R7.3" in message
-        assert "small Weis table only" in message
+    with pytest.raises(InvalidInputError) as info:
+        build()
+    message = str(info.value)
+    assert "'small_weis_split_long_runs'" in message
+    assert "'small_weis'" in message
+    assert "R7.3" in message
+    assert "small Weis table only" in message
 
 
 def test_split_long_runs_with_small_weis_is_accepted() -> None:

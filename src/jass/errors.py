@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import reprlib
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "BotAnswerError",
@@ -186,7 +186,7 @@ class _ShortRepr(reprlib.Repr):
         return super().repr_int(x, level)
 
 
-_SHORT: Any = _ShortRepr()
+_SHORT: Final = _ShortRepr()
 
 
 def describe(value: object, *, typed: bool = True) -> str:
