@@ -40,6 +40,8 @@ from jass import (
 )
 from jass.bots import Bot, RandomBot, RuleBot, play_hand
 from jass.cli import main
+from jass.jasskit import PlayerServer
+from jass.jasskit._protocol import ROUTES, read_answer
 from jass.records import (
     action_from_json,
     dumps,
@@ -99,6 +101,9 @@ def games() -> tuple[Game, ...]:
         if not game.is_over:
             made.append(_mid_hand(game, bots, 7))  # stops in trick 2
     made.append(_mid_hand(Game.new(rules.SCHIEBER, seed=7), _bots(7), 1))  # stops at the choice
+    # A game that ends in the middle of a hand: a team reaches the target in trick 1.
+    near = Game.new(rules.SCHIEBER, seed=9, scores=(2490, 2480))
+    made.append(play_hand(near, _bots(9)))
     return tuple(made)
 
 
@@ -136,6 +141,7 @@ def test_the_corpus_covers_what_it_claims() -> None:
     assert any(r["rules"]["changes"].get("multipliers") == [1, 2, 3, 4, 5, 6] for r in records())
     assert any(r["setup"]["dealer"] is not None for r in records())
     assert any(jass.records.unfinished(g) for g in games())  # some stop mid-hand
+    assert any(g.is_over and len(g.tricks) < 9 for g in games())  # one ends mid-hand
     assert kit_hands()
     assert kit_observations()
 
@@ -354,6 +360,34 @@ def test_jass_replay_of_any_file_exits_with_a_message(
     assert status == 2
     assert out.startswith("jass: ")
     assert len(out.strip()) > len("jass: ")
+
+
+@functools.cache
+def player_server() -> PlayerServer:
+    """A jass-kit player service (never started: its answers are computed directly)."""
+    return PlayerServer({"rule": RuleBot})
+
+
+@settings(MUTANTS, max_examples=200)
+@given(data=st.data())
+def test_the_player_service_answers_any_request_with_a_status(data: st.DataObject) -> None:
+    # What a jass-kit player service receives over HTTP is outside input too.
+    mutant = data.draw(mutated(kit_observations()))
+    route = data.draw(st.sampled_from(ROUTES))
+    body = json.dumps(mutant).encode() if data.draw(st.booleans()) else data.draw(st.binary())
+    status, answer = player_server().answer("POST", f"/rule/{route}", body, "application/json")
+    json.dumps(answer)  # what it sends is JSON
+    if status == 200:
+        check(lambda: from_jasskit_observation(json.loads(body)), valid_view)
+    else:
+        assert status == 400
+        assert answer["error"]
+
+
+@settings(deadline=FAST, max_examples=150)
+@given(route=st.sampled_from([*ROUTES, "x"]), answer=values)
+def test_any_answer_of_a_remote_player_reads_or_raises(route: str, answer: Json) -> None:
+    check(lambda: read_answer(route, answer), valid_action)
 
 
 # --- the parsers: random text, random values --------------------------------------------------
