@@ -25,7 +25,7 @@ from jass import (
     find_ruleset,
     rules,
 )
-from jass.bots import RuleBot, play_game
+from jass.bots import RuleBot, play_game, play_hand
 from jass.errors import describe
 from jass.rules import (
     AusmachOrder,
@@ -413,21 +413,35 @@ def test_with_hands_the_target_end_mode_and_schneider_are_ignored(ignored: dict[
 
 
 @pytest.mark.parametrize(
-    "options",
+    ("switch", "unused"),
     [
-        # R9.1: with hands=n, target, end_mode and schneider are accepted and ignored.
-        {"hands": 12, "end_mode": "THANK"},
-        {"hands": 12, "end_mode": "END_OF_HAND", "schneider": True, "target": 100},
         # Switched-off features keep their sub-options, unused (see docs/rulesets.rst).
-        {"weis": False, "small_weis": True, "kreuzweis": False, "weis_declaration": "MANUAL"},
-        {"stoeck": False, "stoeck_claim_anytime_to_finish": True},
-        {"first_hand_rule": "DRAW_HIGHEST_DEALS", "first_hand_marker": "10D"},
-        {"contracts": ["hearts", "spades"], "old_undenufe": True},
+        (
+            {"weis": False},
+            {"small_weis": True, "kreuzweis": False, "weis_declaration": "MANUAL",
+             "weis_tie_sequence_vs_quartet": "QUARTET_FIRST", "undenufe_reverse_weis": False,
+             "weis_requires_trick": True},
+        ),
+        ({"stoeck": False}, {"stoeck_claim_anytime_to_finish": False}),
+        ({"first_hand_rule": "DRAW_HIGHEST_DEALS"}, {"first_hand_marker": "10D"}),
+        ({"contracts": ["hearts", "spades", "obenabe"]}, {"old_undenufe": True}),
     ],
-)
-def test_moot_combinations_are_accepted(options: dict[str, Any]) -> None:
-    ruleset = rules.SCHIEBER.evolve(**options)
-    assert jass.Game.new(ruleset, seed=1).deal().phase is jass.Phase.CHOOSE
+)  # fmt: skip
+def test_options_a_switch_turns_off_are_accepted_and_unused(
+    switch: dict[str, Any], unused: dict[str, Any]
+) -> None:
+    base = rules.SCHIEBER.evolve(target=1000, **switch)
+    odd = base.evolve(**unused)
+    assert odd.changes_from(base) == {name: getattr(odd, name) for name in unused}
+    games = []
+    for ruleset in (base, odd):
+        game = jass.Game.new(ruleset, seed=21)
+        for _ in range(3):
+            game = play_hand(game, [RuleBot()] * 4)
+        games.append(game)
+    assert games[0].history == games[1].history
+    assert games[0].scores == games[1].scores
+    assert games[0].hand_results == games[1].hand_results
 
 
 def test_target_does_not_change_multipliers() -> None:
