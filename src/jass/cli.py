@@ -266,11 +266,9 @@ def _replay(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"{args.file} is not JSON: {exc}") from None
-    if isinstance(data, dict) and "format" not in data and "tricks" in data:
-        game = from_jasskit(data)  # a jass-kit / Swisslos hand, checked trick by trick
-        data = None
-    else:
-        game = loads(text)  # checks every action
+    # A jass-kit / Swisslos hand is checked trick by trick; a record, action by action.
+    kit = isinstance(data, dict) and "format" not in data and "tricks" in data
+    game = from_jasskit(data) if kit else loads(text)
     swiss = game.ruleset.suit_pairing if args.swiss else None
     name = preset_name(game.ruleset) or "custom rules"
     print(f"jass {__version__}: replaying {args.file} ({name}, seed {game.seed})")
@@ -281,7 +279,7 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"\nthe record is valid: {len(game.history)} actions")
     stopped = unfinished(game)
     # A jass-kit file holds one hand: only a hand stopped midway is unfinished there.
-    if stopped is not None and (data is not None or game.phase in (Phase.CHOOSE, Phase.PLAY)):
+    if stopped is not None and (not kit or game.phase in (Phase.CHOOSE, Phase.PLAY)):
         print(f"the record is unfinished: it stops {stopped}")
     return 0
 
