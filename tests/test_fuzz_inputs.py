@@ -651,6 +651,18 @@ def test_a_long_value_is_cut_in_the_message() -> None:
     assert "..." in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, '{"seed": 1' + "0" * 5000 + "}"], ids=["deep", "long"]
+)
+def test_jass_replay_of_json_beyond_what_python_reads_says_so(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().out.startswith(f"jass: {path} is not JSON: ")
+
+
 def test_the_fuzzed_files_are_what_jass_replay_reads(tmp_path: Path) -> None:
     # The CLI test above feeds garbage; a real record must still replay through it.
     path = tmp_path / "game.json"

@@ -264,7 +264,7 @@ def _replay(args: argparse.Namespace) -> int:
         ) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # bad JSON, too long an integer, too deep
         raise InvalidInputError(f"{args.file} is not JSON: {exc}") from None
     # A jass-kit / Swisslos hand is checked trick by trick; a record, action by action.
     kit = isinstance(data, dict) and "format" not in data and "tricks" in data
