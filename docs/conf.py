@@ -438,9 +438,13 @@ def _sources(text: str) -> str:
     return text.replace("*", r"\*").replace("][", "] [")
 
 
+# An option that only refines another one is checked with that one set (RULES.md R7.3).
+_PREREQUISITES: dict[str, dict[str, Any]] = {"small_weis_split_long_runs": {"small_weis": True}}
+
+
 def _normalised(name: str, value: Any) -> Any:
     """``value`` as RuleSet stores it; raises InvalidInputError when RuleSet rejects it."""
-    return getattr(jass.RuleSet(**{name: value}), name)
+    return getattr(jass.RuleSet(**{**_PREREQUISITES.get(name, {}), name: value}), name)
 
 
 def _checked(name: str, value: Any) -> tuple[Any, str]:
