@@ -105,7 +105,7 @@ class RefusedError(Exception):
 
 def quote(value: object) -> str:
     """The sender's own value, shortened, for an error message."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

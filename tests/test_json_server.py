@@ -345,13 +345,14 @@ def test_a_client_that_does_not_move_is_replaced_by_its_bot_for_that_move() -> N
 # --- full games, and the leak check over every message --------------------------------------------
 
 MANUAL = rules.SCHIEBER.evolve(weis_declaration="MANUAL")
+MANUAL_1000 = rules.SCHIEBER_1000.evolve(weis_declaration="MANUAL")
 
 
 @pytest.mark.parametrize(
     ("seats", "ruleset", "seed"),
     [
-        ((2,), rules.SCHIEBER, 11),
-        ((0, 3), MANUAL, 12),
+        ((2,), rules.SCHIEBER_1000, 11),
+        ((0, 3), MANUAL_1000, 12),
         ((0, 1, 3), rules.SCHIEBER_1000, 13),
         ((0, 1, 2, 3), rules.SCHIEBER, 14),
         ((1, 2, 3), MANUAL, 15),
@@ -396,6 +397,8 @@ def test_full_game_and_no_message_names_a_card_its_recipient_may_not_see(
             assert problems(client.lines, client.sent, seat, seeing, len(record["actions"])) == []
             states += sum(m["type"] == "state" for m in client.received)
         assert states >= len(seats) * len(record["actions"])  # a state for every action
+        shown = [m for c in clients for m in c.received if m["type"] == "state" and m["shown_weis"]]
+        assert shown  # the check above saw Weis shown, and allowed them
 
     run(main)
 
@@ -434,6 +437,38 @@ def test_the_leak_check_finds_a_card_the_recipient_may_not_see() -> None:
     for message in forged:
         leaky = [*lines[:index], json.dumps(message) + "\n", *lines[index:]]
         assert problems(leaky, sent, 0, seeing, end) != [], message
+
+
+def test_the_last_check_stops_a_message_that_would_leak(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug that puts other seats' cards into a state: the message is not sent."""
+    honest = server.state_message
+
+    def leaky(view: jass.PlayerView, step: int, players: list[str]) -> dict[str, Any]:
+        message: dict[str, Any] = honest(view, step, players)
+        message["peek"] = str(view.unknown())  # the cards the other three hold
+        return message
+
+    monkeypatch.setattr(server, "state_message", leaky)
+
+    async def main() -> Any:
+        table = server.Table(rules.SCHIEBER, seed=2)
+        async with server.serving(table) as port:
+            client = await server.Client.connect(port)
+            await client.join(0)
+            for _ in range(500):
+                if any(m.get("code") == "INTERNAL" for m in client.received):
+                    break
+                await asyncio.sleep(0.01)
+            await client.close()
+        return client
+
+    client = run(main)
+    assert [m["phase"] for m in client.received if m["type"] == "state"] == ["DEAL"]  # no deal
+    assert any(m.get("code") == "INTERNAL" for m in client.received)
+    assert not [line for line in client.lines if cards(line)]
+    assert "not sent to seat 0: a state message naming" in capsys.readouterr().err
 
 
 # --- bad input ------------------------------------------------------------------------------------
