@@ -34,4 +34,3 @@ def test_rl_selfplay_smoke() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "win rate" in done.stdout.splitlines()[-1]
-
