@@ -646,6 +646,7 @@ def transcript(states: list[dict[str, Any]]) -> list[str]:
     """The contract and the tricks of each hand, from one client's state messages."""
     lines: list[str] = []
     shown: dict[int, int] = {}  # hand number -> tricks already in the transcript
+    weis_shown: set[int] = set()  # hands whose Weis are in the transcript
     for state in states:
         number = state["hand_number"]
         if number is None or state["contract"] is None:
@@ -664,6 +665,12 @@ def transcript(states: list[dict[str, Any]]) -> list[str]:
                 f"  trick {index}: {cards}  seat {trick['winner']} takes {trick['points']}"
             )
         shown[number] = len(state["tricks"])
+        if state["shown_weis"] and number not in weis_shown:
+            weis_shown.add(number)
+            weis = "; ".join(
+                f"seat {w['seat']} {w['cards']} ({w['points']})" for w in state["shown_weis"]
+            )
+            lines.append(f"  Weis shown after trick 1: {weis}")
     return lines
 
 

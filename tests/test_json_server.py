@@ -201,6 +201,7 @@ def test_demo_runs_as_ci_runs_it() -> None:
     assert "NOT_YOUR_TURN" in out
     assert "WRONG_SEAT" in out
     assert "trick 9:" in out
+    assert "Weis shown after trick 1: " in out
     assert "wins" in out
     assert "record" in out
     assert done.stderr == ""
