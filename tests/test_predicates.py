@@ -169,18 +169,20 @@ def test_states_shared_between_threads_agree() -> None:
     expected = Game.new(seed=9).deal().choose("spades")
     for _ in range(5):
         expected = expected.play(expected.legal_moves().cards()[0])
-    answers: list[object] = []
+    # One append per answer pair: the threads interleave their appends.
+    answers: list[tuple[object, object]] = []
 
     def work() -> None:
         for _ in range(200):
-            answers.append(game.legal_moves())
-            answers.append(game.play(game.legal_moves().cards()[-1]).scores)
+            moves = game.legal_moves()
+            answers.append((moves, game.play(game.legal_moves().cards()[-1]).scores))
 
     threads = [threading.Thread(target=work) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert set(map(str, answers[::2])) == {str(expected.legal_moves())}
-    assert len(set(answers[1::2])) == 1
+    assert len(answers) == 800
+    assert {str(moves) for moves, _ in answers} == {str(expected.legal_moves())}
+    assert len({scores for _, scores in answers}) == 1
     assert game == expected

@@ -5,6 +5,7 @@ Every expected name, default and value below is written out by hand from RULES.m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ from jass import (
     find_ruleset,
     rules,
 )
+from jass.bots import RuleBot, play_game, play_hand
+from jass.errors import describe
 from jass.rules import (
     AusmachOrder,
     CounterMatch,
@@ -314,21 +317,131 @@ def test_preset_name_of_a_custom_ruleset() -> None:
 # --- evolve: independence and accepted spellings ------------------------------------------
 
 
+# An option that only refines another one is changed on top of that one (R7.3).
+PREREQUISITES: dict[str, dict[str, Any]] = {"small_weis_split_long_runs": {"small_weis": True}}
+
+
 @pytest.mark.parametrize("name", list(ALTERNATIVES))
 def test_options_are_independent(name: str) -> None:
     value = ALTERNATIVES[name]
-    changed = rules.SCHIEBER.evolve(**{name: value})
-    assert changed.changes_from(rules.SCHIEBER) == {name: value}
+    base = rules.SCHIEBER.evolve(**PREREQUISITES.get(name, {}))
+    changed = base.evolve(**{name: value})
+    assert changed.changes_from(base) == {name: value}
     assert getattr(changed, name) == value
-    assert changed != rules.SCHIEBER
+    assert changed != base
     assert RuleSet() == rules.SCHIEBER  # the original is untouched
-    assert changed.evolve(**{name: EXPECTED_DEFAULTS[name]}) == rules.SCHIEBER
+    assert changed.evolve(**{name: EXPECTED_DEFAULTS[name]}) == base
 
 
 @pytest.mark.parametrize("name", list(ALTERNATIVES))
 def test_constructor_takes_the_same_options(name: str) -> None:
-    value = ALTERNATIVES[name]
-    assert RuleSet(**{name: value}) == rules.SCHIEBER.evolve(**{name: value})
+    options = {**PREREQUISITES.get(name, {}), name: ALTERNATIVES[name]}
+    assert RuleSet(**options) == rules.SCHIEBER.evolve(**options)
+
+
+# --- options that depend on others (issue 12, A5) -----------------------------------------
+
+
+SPLIT_WITHOUT_SMALL_WEIS: list[Callable[[], RuleSet]] = [
+    lambda: RuleSet(small_weis_split_long_runs=True),
+    lambda: rules.SCHIEBER.evolve(small_weis_split_long_runs=True),
+    lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True, small_weis=False),
+    lambda: rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).evolve(small_weis=False),
+]
+
+
+@pytest.mark.parametrize("build", SPLIT_WITHOUT_SMALL_WEIS)
+def test_split_long_runs_without_small_weis_is_refused_naming_both_options(
+    build: Callable[[], RuleSet],
+) -> None:
+    # R7.3: a sub-option of small Weis; under the big table a nine-card run is one 300.
+    with pytest.raises(InvalidInputError) as info:
+        build()
+    message = str(info.value)
+    assert "'small_weis_split_long_runs'" in message
+    assert "'small_weis'" in message
+    assert "R7.3" in message
+    assert "small Weis table only" in message
+
+
+def test_split_long_runs_with_small_weis_is_accepted() -> None:
+    both = rules.SCHIEBER.evolve(small_weis=True, small_weis_split_long_runs=True)
+    assert both.small_weis
+    assert both.small_weis_split_long_runs
+    assert rules.TRADITIONAL.evolve(small_weis_split_long_runs=True).small_weis_split_long_runs
+    # Turning small Weis off again needs the sub-option off too, in the same call.
+    plain = both.evolve(small_weis=False, small_weis_split_long_runs=False)
+    assert plain == rules.SCHIEBER
+
+
+@pytest.mark.parametrize("name", list(rules.PRESETS))
+def test_every_preset_still_constructs(name: str) -> None:
+    preset = rules.PRESETS[name]
+    assert RuleSet(**preset.options()) == preset
+    assert rules.SCHIEBER.evolve(**preset.changes_from(rules.SCHIEBER)) == preset
+
+
+@pytest.mark.parametrize(
+    "ignored",
+    [
+        {"end_mode": "THANK"},
+        {"end_mode": "END_OF_HAND"},
+        {"target": 100, "schneider": True},
+        {"target": 100, "end_mode": "THANK", "schneider": True},
+    ],
+)
+def test_with_hands_the_target_end_mode_and_schneider_are_ignored(ignored: dict[str, Any]) -> None:
+    # R9.1: "hands=n by itself changes only the length: the game ends when hand n is
+    # complete; target, end_mode and schneider are then ignored and thank() raises."
+    plain = rules.SCHIEBER.evolve(hands=3)
+    odd = plain.evolve(**ignored)
+    results = []
+    for ruleset in (plain, odd):
+        game = jass.Game.new(ruleset, seed=11)
+        with pytest.raises(IllegalActionError) as info:
+            game.thank(0)
+        assert info.value.reason is IllegalReason.THANK_NOT_ALLOWED
+        done = play_game(game, [RuleBot()] * 4)
+        assert done.hands_played == 3
+        assert done.result is not None
+        assert done.result.reason is jass.EndReason.HAND_LIMIT
+        assert not done.result.schneider
+        assert done.result.stake == 1
+        results.append((done.scores, done.winner, done.history))
+    assert results[0] == results[1]
+    assert max(results[0][0]) > 100  # the target of 100 was passed, and play went on
+
+
+@pytest.mark.parametrize(
+    ("switch", "unused"),
+    [
+        # Switched-off features keep their sub-options, unused (see docs/rulesets.rst).
+        (
+            {"weis": False},
+            {"small_weis": True, "kreuzweis": False, "weis_declaration": "MANUAL",
+             "weis_tie_sequence_vs_quartet": "QUARTET_FIRST", "undenufe_reverse_weis": False,
+             "weis_requires_trick": True},
+        ),
+        ({"stoeck": False}, {"stoeck_claim_anytime_to_finish": False}),
+        ({"first_hand_rule": "DRAW_HIGHEST_DEALS"}, {"first_hand_marker": "10D"}),
+        ({"contracts": ["hearts", "spades", "obenabe"]}, {"old_undenufe": True}),
+    ],
+)  # fmt: skip
+def test_options_a_switch_turns_off_are_accepted_and_unused(
+    switch: dict[str, Any], unused: dict[str, Any]
+) -> None:
+    base = rules.SCHIEBER.evolve(target=1000, **switch)
+    odd = base.evolve(**unused)
+    assert odd.changes_from(base) == {name: getattr(odd, name) for name in unused}
+    games = []
+    for ruleset in (base, odd):
+        game = jass.Game.new(ruleset, seed=21)
+        for _ in range(3):
+            game = play_hand(game, [RuleBot()] * 4)
+        games.append(game)
+    assert games[0].history == games[1].history
+    assert games[0].scores == games[1].scores
+    assert games[0].hand_results == games[1].hand_results
 
 
 def test_target_does_not_change_multipliers() -> None:
@@ -451,6 +564,9 @@ BAD_VALUES: list[tuple[str, Any]] = [
     ("contracts", ["slalom"]),
     ("contracts", ["hearts", "bogus"]),
     ("contracts", [5]),
+    ("contracts", {"hearts": 1}),  # a mapping would be read by its keys
+    ("target", -(10**5000)),  # too long for Python to write out: described by its length
+    ("contracts", [10**5000]),
     ("first_hand_marker", "ZZ"),
     ("first_hand_marker", "7X"),
     ("first_hand_marker", ""),
@@ -470,7 +586,7 @@ BAD_VALUES: list[tuple[str, Any]] = [
     *[(name, None) for name in BOOL_OPTIONS],
     *[(option, "NOT_A_MEMBER") for option in ENUM_OPTIONS],
 ]
-BAD_IDS = [f"{option}={value!r}" for option, value in BAD_VALUES]
+BAD_IDS = [f"{option}={describe(value, typed=False)}" for option, value in BAD_VALUES]
 
 
 @pytest.mark.parametrize(("option", "value"), BAD_VALUES, ids=BAD_IDS)

@@ -146,18 +146,25 @@ def test_version_1_records_still_load_as_fresh_games() -> None:
 @pytest.mark.parametrize(
     ("setup", "message"),
     [
-        ("none", "'setup' must be an object"),
-        ({"scores": "0:0"}, "setup.scores"),
+        ("none", r"record\.setup: expected an object"),
+        ({"scores": "0:0"}, r"record\.setup\.scores"),
         ({"scores": [-4, 0]}, "negative total"),
-        ({"dealer": 9}, "dealer must be a Seat"),
-        ({"hands_played": -2}, "hands_played"),
-        ({"colour": 1}, "unknown keys: colour"),
+        ({"dealer": 9}, r"record\.setup\.dealer: expected a seat 0-3"),
+        ({"hands_played": -2}, r"record\.setup\.hands_played"),
+        ({"colour": 1}, "unknown keys: 'colour'"),
     ],
 )
 def test_bad_setups_in_records_name_the_field(setup: object, message: str) -> None:
     data = record(Game.new(rules.SCHIEBER, seed=8))
-    data["setup"] = setup
+    data["setup"] = {**data["setup"], **setup} if isinstance(setup, dict) else setup
     with pytest.raises(InvalidInputError, match=message):
+        replay(data)
+
+
+def test_a_setup_without_one_of_its_fields_is_refused() -> None:
+    data = record(Game.new(rules.SCHIEBER, seed=8, scores=(300, 0)))
+    del data["setup"]["scores"]  # it would have started from 0 : 0
+    with pytest.raises(InvalidInputError, match=r"record\.setup\.scores is missing"):
         replay(data)
 
 

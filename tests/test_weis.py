@@ -18,6 +18,7 @@ from jass import (
     Game,
     IllegalActionError,
     IllegalReason,
+    InvalidInputError,
     RuleSet,
     Seat,
     Suit,
@@ -264,8 +265,8 @@ def test_a_run_is_never_split_just_to_score_more(kreuzweis: bool, split: bool) -
     # Six in a row: 100, not 3 + 3.
     six = run("D", 3, 6)
     assert found(six, small) == expect((SEQ, 100, six))
-    # Big Weis: a 7-run is 200, not 4 + 3.
-    big = SCHIEBER.evolve(kreuzweis=kreuzweis, small_weis_split_long_runs=split)
+    # Big Weis: a 7-run is 200, not 4 + 3 (split_long_runs needs small_weis, R7.3).
+    big = SCHIEBER.evolve(kreuzweis=kreuzweis)
     assert found(run("C", 1, 7), big) == expect((SEQ, 200, run("C", 1, 7)))
 
 
@@ -288,8 +289,12 @@ def test_nine_in_a_row_under_small_weis_without_split_is_100(kreuzweis: bool) ->
 
 
 @pytest.mark.parametrize("kreuzweis", [True, False])
-def test_split_option_does_nothing_under_big_weis(kreuzweis: bool) -> None:
-    big = SCHIEBER.evolve(small_weis=False, small_weis_split_long_runs=True, kreuzweis=kreuzweis)
+def test_split_option_is_refused_under_big_weis(kreuzweis: bool) -> None:
+    # R7.3 makes it a sub-option of small Weis: under the big table a nine-card run is one
+    # 300, and a split could only lose points, so the combination is refused, not ignored.
+    with pytest.raises(InvalidInputError, match=r"'small_weis_split_long_runs' and 'small_weis'"):
+        SCHIEBER.evolve(small_weis=False, small_weis_split_long_runs=True, kreuzweis=kreuzweis)
+    big = SCHIEBER.evolve(small_weis=False, kreuzweis=kreuzweis)
     assert found(run("C", 0, 9), big) == expect((SEQ, 300, run("C", 0, 9)))
 
 

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from jass.cards import Card, CardSet
 from jass.contracts import Contract
-from jass.errors import InvalidInputError, JassError
+from jass.errors import InvalidInputError, JassError, describe
 from jass.hand import Trick
 from jass.rules import JASSKIT, SCHIEBER, RuleSet
 from jass.seats import Seat
@@ -54,7 +54,9 @@ def kit_card(text: object) -> Card:
     (Card.parse('10H'), Card.parse('AD'))
     """
     if not isinstance(text, str) or len(text) < 2 or text[0] not in _KIT_SUITS:
-        raise InvalidInputError(f"{text!r} is not a card in jass-kit notation (like 'DA', 'H10')")
+        raise InvalidInputError(
+            f"{describe(text, typed=False)} is not a card in jass-kit notation (like 'DA', 'H10')"
+        )
     return Card.parse(text[1:] + text[0])
 
 
@@ -191,7 +193,7 @@ def from_jasskit(
     True
     """
     if ruleset is not None and not isinstance(ruleset, RuleSet):
-        raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+        raise InvalidInputError(f"ruleset must be a RuleSet, got {describe(ruleset)}")
     dealer, held, tricks = _read_hand(data, "hand")
     dealt = _dealt(held, tricks)
     plays = _plays(tricks)
@@ -235,7 +237,7 @@ def from_jasskit_observation(
     (True, True)
     """
     if ruleset is not None and not isinstance(ruleset, RuleSet):
-        raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+        raise InvalidInputError(f"ruleset must be a RuleSet, got {describe(ruleset)}")
     ruleset = ruleset or JASSKIT
     dealer, held, tricks = _read_hand(data, "observation")
     if "playerView" not in data:
@@ -273,7 +275,8 @@ def from_jasskit_observation(
     expected = kit_seat(view.to_move) if view.to_move is not None else -1
     if isinstance(mover, bool) or mover != expected:
         raise InvalidInputError(
-            f"jass-kit field 'currentPlayer' is {mover!r}, but the rules have player {expected} "
+            f"jass-kit field 'currentPlayer' is {describe(mover, typed=False)}, but the rules "
+            f"have player {expected} "
             "to move"
         )
     return view
@@ -321,14 +324,24 @@ def _kit_allows(plays: Sequence[tuple[Seat, Card]], index: int, contract: Contra
 
 def _kit_player(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise InvalidInputError(f"jass-kit field {field!r} must be a player 0-3, got {value!r}")
+        raise InvalidInputError(
+            f"jass-kit field {field!r} must be a player 0-3, got {describe(value)}"
+        )
     return value
 
 
 def _kit_cards(value: object, field: str) -> list[Card]:
     if not isinstance(value, list):
-        raise InvalidInputError(f"jass-kit field {field!r} must be a list of cards, got {value!r}")
-    return [kit_card(text) for text in value]
+        raise InvalidInputError(
+            f"jass-kit field {field!r} must be a list of cards, got {describe(value)}"
+        )
+    cards = []
+    for position, text in enumerate(value):
+        try:
+            cards.append(kit_card(text))
+        except InvalidInputError as exc:  # noqa: PERF203  (raised once, to name the card)
+            raise InvalidInputError(f"jass-kit field '{field}[{position}]': {exc}") from None
+    return cards
 
 
 def _kit_contract(trump: object) -> Contract | None:
@@ -347,9 +360,10 @@ def _read_hand(data: object, what: str) -> tuple[int, list[int], _Tricks]:
     version = data.get("version", KIT_VERSION)
     if version != KIT_VERSION:
         raise InvalidInputError(
-            f"jass-kit field 'version' must be {KIT_VERSION!r}, got {version!r}"
+            f"jass-kit field 'version' must be {KIT_VERSION!r}, got {describe(version)}"
         )
     dealer = kit_seat(_kit_player(data["dealer"], "dealer"))
+    _check_choice(data)
     players = data["player"]
     if not isinstance(players, list) or len(players) != 4:
         raise InvalidInputError("jass-kit field 'player' must list four players")
@@ -385,6 +399,28 @@ def _read_hand(data: object, what: str) -> tuple[int, list[int], _Tricks]:
             first = None
         read.append((first, cards))
     return dealer, held, read
+
+
+def _check_choice(data: Mapping[str, Any]) -> None:
+    """Check the form of ``trump`` and ``forehand``, and that they agree."""
+    trump = data["trump"]
+    is_int = isinstance(trump, int) and not isinstance(trump, bool)
+    if trump is not None and not (is_int and (0 <= trump < len(KIT_TRUMPS) or trump in (-1, 10))):
+        raise InvalidInputError(
+            f"jass-kit field 'trump' must be 0-5, 10 or -1, got {describe(trump)}"
+        )
+    if "forehand" not in data:
+        return
+    forehand = data["forehand"]
+    if isinstance(forehand, bool) or forehand not in (-1, 0, 1):
+        raise InvalidInputError(
+            f"jass-kit field 'forehand' must be -1, 0 or 1, got {describe(forehand)}"
+        )
+    if forehand == -1 and is_int and 0 <= trump < len(KIT_TRUMPS):
+        raise InvalidInputError(
+            f"jass-kit fields 'forehand' and 'trump' disagree: 'forehand' is -1 (no choice "
+            f"yet), but 'trump' is {trump}; 'forehand' is 0 once shoved, 1 if the forehand chose"
+        )
 
 
 def _dealt(held: Sequence[int], tricks: _Tricks) -> list[int]:
@@ -505,7 +541,9 @@ def _replay(
         return game.shove() if trump == KIT_PUSH or shoved else game
     contract = _kit_contract(trump)
     if contract is None:
-        raise InvalidInputError(f"jass-kit field 'trump' must be 0-5, 10 or -1, got {trump!r}")
+        raise InvalidInputError(
+            f"jass-kit field 'trump' must be 0-5, 10 or -1, got {describe(trump)}"
+        )
     try:
         if shoved:
             game = game.shove()
@@ -535,7 +573,8 @@ def _replay(
             for field, expected in (("win", kit_seat(done.winner)), ("points", done.points)):
                 if field in raw[index] and raw[index][field] != expected:
                     raise InvalidInputError(
-                        f"jass-kit trick {index}: {field!r} is {raw[index][field]!r}, the rules "
+                        f"jass-kit trick {index}: {field!r} is "
+                        f"{describe(raw[index][field], typed=False)}, the rules "
                         f"give {expected!r}"
                     )
     return game

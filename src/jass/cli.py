@@ -37,7 +37,7 @@ from jass.hand import Phase
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
 from jass.matches import play_match
 from jass.naming import Names
-from jass.records import dumps, from_jasskit, loads
+from jass.records import dumps, from_jasskit, loads, unfinished
 from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
 from jass.screen import Style, narrate, symbols_fit
 from jass.state import Game
@@ -171,12 +171,11 @@ def _replay(args: argparse.Namespace) -> int:
         ) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # bad JSON, too long an integer, too deep
         raise InvalidInputError(f"{args.file} is not JSON: {exc}") from None
-    if isinstance(data, dict) and "format" not in data and "tricks" in data:
-        game = from_jasskit(data)  # a jass-kit / Swisslos hand, checked trick by trick
-    else:
-        game = loads(text)  # checks every action
+    # A jass-kit / Swisslos hand is checked trick by trick; a record, action by action.
+    kit = isinstance(data, dict) and "format" not in data and "tricks" in data
+    game = from_jasskit(data) if kit else loads(text)
     swiss = game.ruleset.suit_pairing if args.swiss else None
     name = preset_name(game.ruleset) or "custom rules"
     print(f"jass {__version__}: replaying {args.file} ({name}, seed {game.seed})")
@@ -185,6 +184,10 @@ def _replay(args: argparse.Namespace) -> int:
         before, current = current, current.apply(action)
         narrate(before, action, current, swiss)
     print(f"\nthe record is valid: {len(game.history)} actions")
+    stopped = unfinished(game)
+    # A jass-kit file holds one hand: only a hand stopped midway is unfinished there.
+    if stopped is not None and (not kit or game.phase in (Phase.CHOOSE, Phase.PLAY)):
+        print(f"the record is unfinished: it stops {stopped}")
     return 0
 
 

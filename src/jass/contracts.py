@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import ClassVar, Final, final
 
 from jass.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, as_card
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 
 __all__ = ["Contract", "ContractKind"]
 
@@ -167,7 +167,7 @@ class Contract:
         <Suit.DIAMONDS: 2>
         """
         if not isinstance(suit, Suit):
-            raise InvalidInputError(f"{suit!r} is not a Suit")
+            raise InvalidInputError(f"{describe(suit, typed=False)} is not a Suit")
         return cls._ALL[suit]
 
     @classmethod
@@ -196,7 +196,9 @@ class Contract:
         Contract.OBENABE
         """
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(cls._ALL):
-            raise InvalidInputError(f"contract index {index!r} is outside 0-{len(cls._ALL) - 1}")
+            raise InvalidInputError(
+                f"contract index {describe(index, typed=False)} is outside 0-{len(cls._ALL) - 1}"
+            )
         return cls._ALL[index]
 
     @classmethod
@@ -213,7 +215,9 @@ class Contract:
         if isinstance(text, Contract):
             return text
         if not isinstance(text, str):
-            raise InvalidInputError(f"cannot parse contract {text!r}: expected a string")
+            raise InvalidInputError(
+                f"cannot parse contract {describe(text, typed=False)}: expected a string"
+            )
         word = text.strip().casefold().replace(" ", "_").replace("-", "_")
         if word in _NAMED:
             return _NAMED[word]
@@ -222,8 +226,8 @@ class Contract:
             return cls._ALL[Suit.parse(word)]
         except InvalidInputError:
             raise InvalidInputError(
-                f"cannot parse contract {text!r}: expected TRUMP_<SUIT>, a suit, "
-                "OBENABE, UNDENUFE or MISERE"
+                f"cannot parse contract {describe(text, typed=False)}: expected TRUMP_<SUIT>, a "
+                "suit, OBENABE, UNDENUFE or MISERE"
             ) from None
 
     @property

@@ -29,7 +29,7 @@ from jass.scoring import (
     team_match_bonus,
 )
 from jass.seats import Team
-from jass.weis import Weis, WeisResult, find_weis, resolve_declared_weis
+from jass.weis import Weis, WeisResult, resolve_declared_weis
 
 __all__ = [
     "STOECK_POINTS",
@@ -203,7 +203,7 @@ def _resolve_weis(ctx: HandContext, tally: HandCredits) -> WeisResult:
     lists: list[tuple[Weis, ...]] = []
     for seat in range(4):
         chosen = tally.declared[seat]  # None: declared automatically, everything (AUTO)
-        lists.append(find_weis(hand.dealt[seat], ctx.rules) if chosen is None else chosen)
+        lists.append(ctx.found_weis(seat) if chosen is None else chosen)
     return resolve_declared_weis(lists, ctx.contract, hand.forehand, ctx.rules)
 
 

@@ -14,7 +14,8 @@ cannot parse card '1H': unknown rank '1'
 from __future__ import annotations
 
 import enum
-from typing import Any
+import reprlib
+from typing import Any, Final
 
 __all__ = [
     "BotAnswerError",
@@ -165,3 +166,47 @@ class MissingDependencyError(JassError, ImportError):
     >>> issubclass(MissingDependencyError, ImportError)
     True
     """
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` with a bound on every part, huge integers included."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = 40
+        self.maxother = 40
+        self.maxlong = 40
+        self.maxlevel = 3
+
+    def repr_int(self, x: int, level: int) -> str:
+        # Python refuses to write ints of more than 4300 digits; say how long it is instead.
+        if x.bit_length() > 128:
+            sign = "-" if x < 0 else ""
+            return f"{sign}<about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return super().repr_int(x, level)
+
+
+_SHORT: Final = _ShortRepr()
+
+
+def describe(value: object, *, typed: bool = True) -> str:
+    """``value`` for an error message: its type and a short ``repr``, never too long.
+
+    Safe for any value: long strings and containers are cut, deep nesting is elided, and a
+    huge integer (which Python will not write out) is described by its length. With
+    ``typed=False``, the short ``repr`` alone.
+
+    >>> describe(5), describe(None), describe("x" * 50)
+    ('int 5', 'None', "str 'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'")
+    >>> describe([[[[1]]]]), describe(-(10**5000))
+    ('list [[[[...]]]]', 'int -<about 5001 digits>')
+    >>> describe("colour", typed=False)
+    "'colour'"
+    """
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001  (a hostile __repr__ must not hide the real error)
+        text = "<unprintable>"
+    if value is None or not typed:
+        return text
+    return f"{type(value).__name__} {text}"

@@ -26,7 +26,7 @@ from jass.play import trick_winner
 from jass.rules import EndMode, RuleSet, UndertrumpRule, WeisDeclaration
 from jass.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
 from jass.seats import Seat, Team
-from jass.weis import Weis, WeisResult
+from jass.weis import Weis, WeisResult, find_weis
 
 __all__ = ["GameSetup", "HandInfo", "Phase", "Trick"]  # the rest is internal to the state machine
 
@@ -320,6 +320,7 @@ class HandContext:
     __slots__ = (
         "contract",
         "facts",
+        "found",
         "hand_info",
         "hand_step",
         "manual_weis",
@@ -339,6 +340,8 @@ class HandContext:
 
     contract: Contract
     facts: GameFacts
+    #: Each seat's Weis as find_weis finds them in its dealt cards, found on first need.
+    found: list[tuple[Weis, ...] | None]
     hand_info: HandInfo | None
     hand_step: int
     manual_weis: bool
@@ -372,6 +375,7 @@ class HandContext:
         """Set the hand and what its contract fixes."""
         rules = self.rules
         self.hand_info = hand
+        self.found = [None, None, None, None]
         self.unchecked = frozenset()
         contract = hand.contract if hand is not None else None
         # A placeholder contract before one is named: read only in the PLAY phase.
@@ -400,6 +404,7 @@ class HandContext:
         new = object.__new__(HandContext)
         new.contract = self.contract
         new.facts = self.facts
+        new.found = self.found  # the same hand: the same cache
         new.hand_info = self.hand_info
         new.hand_step = self.hand_step
         new.manual_weis = self.manual_weis
@@ -416,6 +421,24 @@ class HandContext:
         new.unchecked = self.unchecked
         new.weis_on = self.weis_on
         return new
+
+    def found_weis(self, seat: int) -> tuple[Weis, ...]:
+        """The Weis in the cards dealt to ``seat``, as :func:`~jass.find_weis` finds them.
+
+        Found once per hand and shared by its states, since declaring them automatically
+        (and so the encoders' ``declared_weis``) asks for them at every card of trick 1.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=4).deal().choose("obenabe")
+        >>> g._ctx.found_weis(0) == jass.find_weis(g.hand_info.dealt[0], g.ruleset)
+        True
+        """
+        found = self.found[seat]
+        if found is None:
+            hand = self.hand_info
+            assert hand is not None  # noqa: S101  (asked for in a hand only)
+            found = self.found[seat] = find_weis(hand.dealt[seat], self.rules)
+        return found
 
     def with_hand(self, hand: HandInfo) -> HandContext:
         """The same context for another :class:`HandInfo` record."""

@@ -22,6 +22,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+import attrs
+
 from jass._kitformat import (
     from_jasskit,
     from_jasskit_observation,
@@ -31,8 +33,10 @@ from jass._kitformat import (
 from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.cards import Card, CardSet
 from jass.contracts import Contract
-from jass.errors import InvalidInputError, JassError
-from jass.rules import PRESETS, RuleSet, preset_name
+from jass.dealing import seeded_deal
+from jass.errors import InvalidInputError, JassError, describe
+from jass.hand import HandInfo, Phase
+from jass.rules import PRESETS, FirstHandRule, RuleSet, preset_name
 from jass.seats import Team
 from jass.state import Game
 from jass.weis import find_weis
@@ -50,6 +54,7 @@ __all__ = [
     "replay",
     "to_jasskit",
     "to_jasskit_observation",
+    "unfinished",
 ]
 
 #: The value of the record's ``format`` field.
@@ -103,79 +108,362 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
 def loads(text: str) -> Game:
     """Load a game from JSON text, replaying and checking every action.
 
+    The text must be one JSON object with no key repeated in any object (a repeated key is
+    refused, not resolved silently). See :func:`replay` for what is checked.
+
     >>> loads('{"format": "jass-record", "version": 1, "seed": 1}')
     Traceback (most recent call last):
     ...
-    jass.errors.InvalidInputError: record field 'rules' is missing
+    jass.errors.InvalidInputError: record.rules is missing
     """
     if not isinstance(text, str):
         raise InvalidInputError(f"a record is JSON text, got {type(text).__name__}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
+    except InvalidInputError:
+        raise
+    except RecursionError:
+        raise InvalidInputError("the record is not valid JSON: it is nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer too long to read
         raise InvalidInputError(f"the record is not valid JSON: {exc}") from None
     return replay(data)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (JSON leaves the meaning open)."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise InvalidInputError(
+                f"the record is not valid: the key {describe(key, typed=False)} appears twice "
+                "in one object"
+            )
+        result[key] = value
+    return result
+
+
+def _no_constant(name: str) -> Any:
+    raise InvalidInputError(f"the record is not valid JSON: {name} is not a JSON number")
 
 
 def replay(data: Mapping[str, Any]) -> Game:
     """The game a record (as plain JSON values) describes, every action replayed and checked.
 
+    The record's form is checked first, field by field: a wrong or missing field raises
+    :class:`~jass.InvalidInputError` naming its path (``record.actions[3].play``) and what it
+    should be. Then every action is replayed through the rules; an action the rules refuse is
+    named by its index and its hand. When that happens because the record's seed does not
+    deal the recorded game (the seed draws the first dealer), the error says that the seed
+    and the recorded deal disagree. Nothing is half-loaded. A record may stop anywhere, in
+    the middle of a hand too; :func:`unfinished` tells where it stopped.
+
     >>> import jass
     >>> g = jass.Game.new(seed=2).deal().choose("spades")
+    >>> g = g.play(g.legal_moves().cards()[0])
     >>> replay(record(g)) == g
     True
+    >>> replay({**record(g), "seed": 7})
+    Traceback (most recent call last):
+    ...
+    jass.errors.InvalidInputError: record.seed: the seed 7 and the recorded deal disagree: ...
     """
-    if not isinstance(data, Mapping):
-        raise InvalidInputError("a record is a JSON object")
-    for field in ("format", "version", "rules", "seed", "actions"):
-        if field not in data:
-            raise InvalidInputError(f"record field {field!r} is missing")
-    if data["format"] != FORMAT:
-        raise InvalidInputError(f"record field 'format' must be {FORMAT!r}, got {data['format']!r}")
-    version = data["version"]
-    if isinstance(version, bool) or version not in _READABLE:
-        raise InvalidInputError(
-            f"record field 'version' must be one of {list(_READABLE)}, got {version!r}"
-        )
-    ruleset = _ruleset(data["rules"])
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidInputError(f"record field 'seed' must be an integer, got {seed!r}")
-    actions = data["actions"]
-    if not isinstance(actions, list):
-        raise InvalidInputError("record field 'actions' must be a list")
-    game = _new_game(ruleset, seed, data.get("setup") if version >= 2 else None)
+    form = _read_record(data)
+    game = _new_game(form.ruleset, form.seed, form.setup)
+    start = game
     index = 0
     try:
-        for index, value in enumerate(actions):  # noqa: B007  (named in the error)
-            game = game.apply(action_from_json(value, game))
+        for index, item in enumerate(form.actions):
+            game = game.apply(_resolve(item, game, f"record.actions[{index}]"))
     except JassError as exc:
-        raise InvalidInputError(f"record action {index} ({actions[index]!r}): {exc}") from None
+        raise _replay_error(form, start, game, index, exc) from None
     return game
 
 
-def _new_game(ruleset: RuleSet, seed: int, setup: object) -> Game:
+def unfinished(game: Game) -> str | None:
+    """Where an unfinished game stops, as a phrase; ``None`` once the game is over.
+
+    A record may stop anywhere: in the middle of a hand (the contract still to choose, or
+    tricks still to play), or between the hands of a game that is not over. :func:`loads`
+    loads such a record, so that a game can be saved and resumed; this says that it is
+    unfinished and where, and ``jass replay`` prints it.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=3).deal().choose("hearts")
+    >>> unfinished(g.play(g.legal_moves().cards()[0]))
+    'in hand 1, in trick 1 after 1 card (seat 3 to play)'
+    >>> unfinished(jass.Game.new(seed=3).deal())
+    'in hand 1, before the contract is chosen (seat 2 to choose)'
+    >>> unfinished(jass.Game.new(seed=3))
+    'before the first deal'
+    >>> from jass.bots import RandomBot, play_game
+    >>> print(unfinished(play_game(jass.Game.new(jass.rules.JASSKIT, seed=3), [RandomBot()] * 4)))
+    None
+    """
+    if game.is_over:
+        return None
+    hand = game.hand_info
+    seat = int(game.to_move) if game.to_move is not None else None
+    if game.phase is Phase.CHOOSE and hand is not None:
+        return f"in hand {hand.number + 1}, before the contract is chosen (seat {seat} to choose)"
+    if game.phase is Phase.PLAY and hand is not None:
+        cards, trick = len(game.trick), len(game.tricks) + 1
+        if not cards:
+            return f"in hand {hand.number + 1}, before trick {trick} (seat {seat} to lead)"
+        played = f"{cards} card{'' if cards == 1 else 's'}"
+        return f"in hand {hand.number + 1}, in trick {trick} after {played} (seat {seat} to play)"
+    if hand is None:
+        return "before the first deal"
+    return (
+        f"after hand {hand.number + 1}, with the game not over "
+        f"(scores {game.scores[0]} : {game.scores[1]})"
+    )
+
+
+# --- reading a record's form -------------------------------------------------------------
+
+
+@attrs.frozen
+class _Record:
+    """A record whose form was checked: its rules, seed, set-up and actions, read."""
+
+    ruleset: RuleSet
+    seed: int
+    setup: tuple[list[int], int | None, int] | None
+    actions: tuple[Action | _Declaration, ...]
+    raw: tuple[object, ...]  # the actions as recorded, for error messages
+
+
+@attrs.frozen
+class _Declaration:
+    """A recorded declaration of Weis, as card sets; the game it is made in reads it."""
+
+    cards: tuple[CardSet, ...]
+
+
+_FIELDS: Final = {
+    1: ("format", "version", "rules", "seed", "actions"),
+    2: ("format", "version", "rules", "seed", "setup", "actions"),
+}
+_KINDS: Final = ("play", "choose", "shove", "declare", "thank", "deal")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad(path: str, expected: str, value: object) -> InvalidInputError:
+    return InvalidInputError(f"{path}: expected {expected}, got {describe(value)}")
+
+
+def _keys(value: object, path: str, required: tuple[str, ...]) -> Mapping[str, Any]:
+    """``value`` as an object with exactly the keys ``required``."""
+    if not isinstance(value, Mapping):
+        raise _bad(path, "an object", value)
+    for key in required:
+        if key not in value:
+            raise InvalidInputError(f"{path}.{key} is missing")
+    unknown = sorted(describe(key, typed=False) for key in value if key not in required)
+    if unknown:
+        raise InvalidInputError(
+            f"{path} has unknown keys: {', '.join(unknown[:5])}; "
+            f"it holds {', '.join(required)}"
+        )
+    return value
+
+
+def _read_record(data: object) -> _Record:
+    if not isinstance(data, Mapping):
+        raise _bad("record", "a JSON object", data)
+    if "version" not in data:
+        raise InvalidInputError("record.version is missing")
+    version = data["version"]
+    if not _is_int(version) or version not in _FIELDS:
+        raise _bad("record.version", f"one of {list(_FIELDS)}", version)
+    _keys(data, "record", _FIELDS[version])
+    if data["format"] != FORMAT:
+        raise _bad("record.format", repr(FORMAT), data["format"])
+    ruleset = _ruleset(data["rules"])
+    seed = data["seed"]
+    if not _is_int(seed):
+        raise _bad("record.seed", "an integer", seed)
+    try:
+        str(seed)  # the deals are drawn from its digits
+    except ValueError:
+        raise _bad("record.seed", "an integer Python can write out", seed) from None
+    setup = _setup(data["setup"]) if version >= 2 else None
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise _bad("record.actions", "a list of actions", actions)
+    read = tuple(_read_action(value, f"record.actions[{i}]") for i, value in enumerate(actions))
+    return _Record(ruleset, seed, setup, read, tuple(actions))
+
+
+def _ruleset(rules: object) -> RuleSet:
+    rules = _keys(rules, "record.rules", ("preset", "changes"))
+    name = rules["preset"]
+    if not isinstance(name, str) or name not in PRESETS:
+        raise _bad("record.rules.preset", f"the name of a preset ({', '.join(PRESETS)})", name)
+    changes = rules["changes"]
+    if not isinstance(changes, Mapping):
+        raise _bad("record.rules.changes", "an object of options", changes)
+    options: dict[str, Any] = {}
+    for option, value in changes.items():
+        if not isinstance(option, str):
+            raise _bad("record.rules.changes", "option names as keys", option)
+        # JSON has no tuples: a custom multiplier table is written as a list.
+        listed = option == "multipliers" and isinstance(value, list)
+        options[option] = tuple(value) if listed else value
+    try:
+        return PRESETS[name].evolve(**options)
+    except JassError as exc:
+        raise InvalidInputError(f"record.rules.changes: {exc}") from None
+
+
+def _setup(setup: object) -> tuple[list[int], int | None, int]:
+    setup = _keys(setup, "record.setup", ("scores", "dealer", "hands_played"))
+    scores = setup["scores"]
+    if not isinstance(scores, list) or len(scores) != 2 or not all(map(_is_int, scores)):
+        raise _bad("record.setup.scores", "a list of two integers (team 0, team 1)", scores)
+    dealer = setup["dealer"]
+    if dealer is not None and not (_is_int(dealer) and 0 <= dealer <= 3):
+        raise _bad("record.setup.dealer", "a seat 0-3, or null", dealer)
+    played = setup["hands_played"]
+    if not _is_int(played) or played < 0:
+        raise _bad("record.setup.hands_played", "a whole number of hands", played)
+    return scores, dealer, played
+
+
+def _read_action(value: object, path: str) -> Action | _Declaration:
+    """The action a recorded JSON action stands for; a declaration is read in its game."""
+    if not isinstance(value, Mapping) or len(value) != 1:
+        raise _bad(path, f"an object with one key ({', '.join(_KINDS)})", value)
+    kind, argument = next(iter(value.items()))
+    if kind not in _KINDS:
+        raise InvalidInputError(
+            f"{path}: unknown action {describe(kind, typed=False)}; actions are "
+            f"{', '.join(_KINDS)}"
+        )
+    path = f"{path}.{kind}"
+    try:
+        if kind == "play":
+            if not isinstance(argument, str):
+                raise _bad(path, "a card name such as 'JH'", argument)
+            return Play(Card.parse(argument))
+        if kind == "choose":
+            if not isinstance(argument, str):
+                raise _bad(path, "a contract name such as 'TRUMP_HEARTS'", argument)
+            return Choose(Contract.parse(argument))
+        if kind == "shove":
+            if argument is not True:
+                raise _bad(path, "true", argument)
+            return Shove()
+        if kind == "thank":
+            if not _is_int(argument) or argument not in (0, 1):
+                raise _bad(path, "a team, 0 or 1", argument)
+            return Thank(Team(argument))
+        if kind == "deal":
+            if not isinstance(argument, list) or not all(isinstance(h, str) for h in argument):
+                raise _bad(path, "a list of four hands, each a string of card names", argument)
+            return Deal(argument)
+        if not isinstance(argument, list) or not all(isinstance(w, str) for w in argument):
+            raise _bad(path, "a list of Weis, each a string of its cards", argument)
+        return _Declaration(tuple(CardSet.parse(cards) for cards in argument))
+    except InvalidInputError as exc:
+        if str(exc).startswith(path):
+            raise
+        raise InvalidInputError(f"{path}: {exc}") from None
+
+
+def _resolve(item: Action | _Declaration, game: Game, path: str) -> Action:
+    """The action ``item`` stands for in ``game``: a declaration names Weis the player holds."""
+    if not isinstance(item, _Declaration):
+        return item
+    seat = game.to_move
+    held = find_weis(game.hands[seat], game.ruleset) if seat is not None else ()
+    by_cards = {w.cards: w for w in held}
+    chosen = []
+    for cards in item.cards:
+        if cards not in by_cards:
+            raise InvalidInputError(
+                f"{path}.declare: {str(cards)!r} is not a Weis the player to move holds"
+            )
+        chosen.append(by_cards[cards])
+    return DeclareWeis(tuple(chosen))
+
+
+def _new_game(
+    ruleset: RuleSet, seed: int, setup: tuple[list[int], int | None, int] | None
+) -> Game:
     """The game a record starts from: its rules, seed and set-up (``None``: a fresh start)."""
     if setup is None:
         return Game.new(ruleset, seed=seed)
-    if not isinstance(setup, Mapping):
-        raise InvalidInputError(f"record field 'setup' must be an object, got {setup!r}")
-    unknown = sorted(str(key) for key in setup if key not in ("scores", "dealer", "hands_played"))
-    if unknown:
-        raise InvalidInputError(f"record field 'setup' has unknown keys: {', '.join(unknown)}")
-    scores = setup.get("scores", [0, 0])
-    if not isinstance(scores, list):
-        raise InvalidInputError(f"record field 'setup.scores' must be a list, got {scores!r}")
+    scores, dealer, played = setup
     try:
-        return Game.new(
-            ruleset,
-            seed=seed,
-            scores=scores,
-            dealer=setup.get("dealer"),
-            hands_played=setup.get("hands_played", 0),
-        )
+        return Game.new(ruleset, seed=seed, scores=scores, dealer=dealer, hands_played=played)
     except JassError as exc:
-        raise InvalidInputError(f"record field 'setup': {exc}") from None
+        raise InvalidInputError(f"record.setup: {exc}") from None
+
+
+# --- an action the rules refuse ----------------------------------------------------------
+
+
+def _replay_error(
+    form: _Record, start: Game, game: Game, index: int, exc: JassError
+) -> InvalidInputError:
+    """The error for action ``index``, refused in ``game``: blames the seed if it is to blame."""
+    hand = game.hand_info
+    number = game.hands_played + 1 if game.phase is Phase.DEAL or hand is None else hand.number + 1
+    action = f"action {index} ({describe(form.raw[index], typed=False)}) in hand {number}"
+    blame = _seed_to_blame(form, start, index)
+    if blame is not None:
+        drawn, other = blame
+        return InvalidInputError(
+            f"record.seed: the seed {form.seed} and the recorded deal disagree: seed "
+            f"{form.seed} has seat {int(drawn.dealer)} deal hand {drawn.number + 1} and deals "
+            f"other cards, while the recorded actions fit seat {other} dealing it (was the "
+            f"seed changed?); the first action that does not fit is {action}: {exc}"
+        )
+    return InvalidInputError(f"record {action}: {exc}")
+
+
+def _seed_to_blame(form: _Record, start: Game, index: int) -> tuple[HandInfo, int] | None:
+    """Whether the seed, not the actions, is wrong, and if so how the seed deals the first hand.
+
+    The answer is that hand and another first dealer under which the actions replay past
+    ``index``, or ``None``. Only when the seed drew the first dealer (no set-up dealer, no
+    marker card) and does not deal the recorded first hand: recorded deals need not be the
+    seed's (a deal may be given), so a deal alone proves nothing.
+    """
+    first = form.actions[0] if form.actions else None
+    if not isinstance(first, Deal) or start.setup.dealer is not None:
+        return None
+    if start.ruleset.first_hand_rule is FirstHandRule.MARKER_CARD:
+        return None  # the marker card, not the seed, chose the dealer
+    try:
+        dealt = start.deal(first.hands).hand_info
+    except JassError:
+        return None
+    assert dealt is not None  # noqa: S101
+    if seeded_deal(form.seed, dealt.number, int(dealt.forehand)) == first.hands:
+        return None  # the seed deals the recorded hand: it is not to blame
+    setup = start.setup
+    for dealer in range(4):
+        if dealer == dealt.dealer:
+            continue
+        game = Game.new(
+            start.ruleset,
+            seed=form.seed,
+            scores=setup.scores,
+            dealer=dealer,
+            hands_played=setup.hands_played,
+        )
+        try:
+            for step, item in enumerate(form.actions[: index + 1]):
+                game = game.apply(_resolve(item, game, f"record.actions[{step}]"))
+        except JassError:
+            continue
+        return dealt, dealer
+    return None
 
 
 def _closest_preset(ruleset: RuleSet) -> str:
@@ -193,24 +481,6 @@ def _option_value(value: object) -> object:
     if isinstance(value, tuple):
         return list(value)
     return value
-
-
-def _ruleset(rules: object) -> RuleSet:
-    if not isinstance(rules, Mapping):
-        raise InvalidInputError("record field 'rules' must be an object")
-    name = rules.get("preset")
-    if name not in PRESETS:
-        raise InvalidInputError(f"record field 'rules.preset' names no preset: {name!r}")
-    changes = rules.get("changes", {})
-    if not isinstance(changes, Mapping):
-        raise InvalidInputError("record field 'rules.changes' must be an object")
-    options: dict[str, Any] = dict(changes)
-    if isinstance(options.get("multipliers"), list):
-        options["multipliers"] = tuple(options["multipliers"])
-    try:
-        return PRESETS[name].evolve(**options)
-    except JassError as exc:
-        raise InvalidInputError(f"record field 'rules.changes': {exc}") from None
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -236,35 +506,15 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def action_from_json(value: object, game: Game) -> Action:
     """The action a JSON object stands for, read in ``game`` (for Weis to declare).
 
+    The object has one key, the kind of action, as :func:`action_to_json` writes it; a wrong
+    one raises :class:`~jass.InvalidInputError` saying what was expected.
+
     >>> import jass
     >>> action_from_json({"choose": "hearts"}, jass.Game.new(seed=1).deal())
     Choose(contract=Contract.trump(Suit.HEARTS))
+    >>> action_from_json({"play": 5}, jass.Game.new(seed=1).deal())
+    Traceback (most recent call last):
+    ...
+    jass.errors.InvalidInputError: action.play: expected a card name such as 'JH', got int 5
     """
-    if not isinstance(value, Mapping) or len(value) != 1:
-        raise InvalidInputError("an action is an object with one key")
-    kind, argument = next(iter(value.items()))
-    if kind == "play":
-        return Play(Card.parse(argument))
-    if kind == "choose":
-        return Choose(Contract.parse(argument))
-    if kind == "shove":
-        return Shove()
-    if kind == "thank":
-        return Thank(Team(argument))
-    if kind == "deal":
-        if not isinstance(argument, list):
-            raise InvalidInputError("a deal is a list of four hands")
-        return Deal(argument)
-    if kind == "declare":
-        if not isinstance(argument, list):
-            raise InvalidInputError("a declaration is a list of Weis, each as its cards")
-        seat = game.to_move
-        held = find_weis(game.hands[seat], game.ruleset) if seat is not None else ()
-        by_cards = {str(w.cards): w for w in held}
-        chosen = []
-        for cards in argument:
-            if not isinstance(cards, str) or str(CardSet.parse(cards)) not in by_cards:
-                raise InvalidInputError(f"{cards!r} is not a Weis the player to move holds")
-            chosen.append(by_cards[str(CardSet.parse(cards))])
-        return DeclareWeis(tuple(chosen))
-    raise InvalidInputError(f"unknown action {kind!r}")
+    return _resolve(_read_action(value, "action"), game, "action")

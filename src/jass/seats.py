@@ -11,13 +11,29 @@ the table, RULES.md §3). Partners sit opposite, so ``Team(0)`` is seats 0 and 2
 from __future__ import annotations
 
 import enum
+from typing import Any, cast
 
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 
 __all__ = ["Seat", "Team"]
 
 
-class Seat(enum.IntEnum):
+class _Numbered(enum.EnumMeta):
+    """Refuses an out-of-range int before the enum machinery writes it into its own error.
+
+    ``enum`` formats the value with ``%r`` after ``_missing_``; Python will not write out an
+    int of more than 4,300 digits, so that would raise a bare ``ValueError`` instead of ours.
+    """
+
+    def __call__(cls, value: object, *args: Any, **kwargs: Any) -> Any:
+        if value.__class__ is int and not args and not kwargs:
+            if 0 <= value < len(cls):
+                return cls._value2member_map_[value]  # the common case, quickly
+            cast("type[enum.Enum]", cls)._missing_(value)  # raises InvalidInputError
+        return super().__call__(value, *args, **kwargs)
+
+
+class Seat(enum.IntEnum, metaclass=_Numbered):
     """A seat at the table, numbered in playing order.
 
     >>> Seat(0) + 1, Seat(0).offset(5)
@@ -31,7 +47,7 @@ class Seat(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Seat:
-        raise InvalidInputError(f"{value!r} is not a seat: seats are 0-3")
+        raise InvalidInputError(f"{describe(value, typed=False)} is not a seat: seats are 0-3")
 
     @property
     def next(self) -> Seat:
@@ -72,7 +88,7 @@ class Seat(enum.IntEnum):
         return f"seat {int(self)}"
 
 
-class Team(enum.IntEnum):
+class Team(enum.IntEnum, metaclass=_Numbered):
     """A partnership: ``Team(0)`` is seats 0 and 2, ``Team(1)`` is seats 1 and 3.
 
     >>> Team(1).other, Team(1).seats
@@ -84,7 +100,7 @@ class Team(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Team:
-        raise InvalidInputError(f"{value!r} is not a team: teams are 0 and 1")
+        raise InvalidInputError(f"{describe(value, typed=False)} is not a team: teams are 0 and 1")
 
     @property
     def seats(self) -> tuple[Seat, Seat]:

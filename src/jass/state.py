@@ -457,8 +457,7 @@ class Game:
         played = len(self._trick)
         first = int(hand.forehand)
         return tuple(
-            find_weis(hand.dealt[seat], ctx.rules) if (seat - first) & 3 < played else None
-            for seat in range(4)
+            ctx.found_weis(seat) if (seat - first) & 3 < played else None for seat in range(4)
         )
 
     @property
@@ -1104,6 +1103,16 @@ class Game:
             parts.append(f"seat {self._to_move} to move")
         parts.append(f"scores {self._scores[0]}:{self._scores[1]}")
         return f"<Game {', '.join(parts)}>"
+
+    def _repr_svg_(self) -> str:
+        """The table seen by the seat to move, which notebooks show (see :func:`jass.svg.table`).
+
+        >>> Game.new(seed=5).deal()._repr_svg_().count('class="seat"')
+        4
+        """
+        from jass import svg  # noqa: PLC0415 (svg sits above state in the import order)
+
+        return svg.table(self)
 
 
 class _Draft(Game):

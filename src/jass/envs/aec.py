@@ -31,10 +31,19 @@ import operator
 from typing import Any, Final
 
 import numpy as np
-from gymnasium import logger, spaces
-from gymnasium.utils import EzPickle, seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from jass.errors import MissingDependencyError
+
+try:
+    from gymnasium import logger, spaces
+    from gymnasium.utils import EzPickle, seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # tests/test_env_extras.py hides them
+    raise MissingDependencyError(
+        f"jass.envs.raw_env and aec_env need PettingZoo and Gymnasium ({exc}): "
+        "pip install 'jass[rl]'"
+    ) from None
 
 from jass.actions import NUM_ACTIONS, Thank, action_from_index
 from jass.cards import CARDS

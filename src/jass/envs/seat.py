@@ -54,7 +54,7 @@ from jass.errors import InvalidInputError, MissingDependencyError
 try:
     import gymnasium
     from gymnasium import spaces
-except ImportError as exc:  # pragma: no cover - the test environment has Gymnasium
+except ImportError as exc:  # tests/test_env_extras.py hides it
     raise MissingDependencyError(
         f"jass.envs.SeatEnv needs Gymnasium, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None

@@ -10,7 +10,7 @@ from typing import Final
 
 from jass.cards import Suit
 from jass.contracts import Contract
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 from jass.rules.options import CounterMatch, EndMode, FirstHandRule, Multipliers
 from jass.rules.ruleset import RuleSet
 
@@ -83,12 +83,14 @@ def find_ruleset(name: str) -> RuleSet:
     ...
     jass.errors.InvalidInputError: unknown rule set 'bridge'; presets: SCHIEBER, SCHIEBER_1000, ...
     """
-    key = str(name).strip().upper().replace("-", "_").replace(" ", "_")
+    if not isinstance(name, str):
+        raise InvalidInputError(f"a rule set is named by a string, got {describe(name)}")
+    key = name.strip().upper().replace("-", "_").replace(" ", "_")
     try:
         return PRESETS[key]
     except KeyError:
         raise InvalidInputError(
-            f"unknown rule set {name!r}; presets: {', '.join(PRESETS)}"
+            f"unknown rule set {describe(name, typed=False)}; presets: {', '.join(PRESETS)}"
         ) from None
 
 

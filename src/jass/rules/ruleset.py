@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypedDict
 
 import attrs
@@ -16,7 +16,7 @@ from typing_extensions import Unpack
 
 from jass.cards import Card, SuitPairing
 from jass.contracts import Contract
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 from jass.rules.options import (
     AusmachOrder,
     CounterMatch,
@@ -89,11 +89,20 @@ class RuleSet:
     :class:`~jass.InvalidInputError` naming the option. Enum options also accept the member
     name as a string, ``contracts`` accepts contract names, and ``first_hand_marker`` a card name.
 
+    Options that depend on others: ``small_weis_split_long_runs=True`` needs
+    ``small_weis=True`` (RULES.md R7.3) and is refused without it. Other options are accepted
+    and unused while another switches them off: with ``hands=n``, ``target``, ``end_mode`` and
+    ``schneider`` are ignored (R9.1); with ``weis=False`` the Weis options, with
+    ``stoeck=False`` ``stoeck_claim_anytime_to_finish``, and ``first_hand_marker`` unless
+    ``first_hand_rule`` is ``MARKER_CARD``.
+
     >>> from jass import rules
     >>> RuleSet() == rules.SCHIEBER
     True
     >>> RuleSet(end_mode="thank").end_mode
     <EndMode.THANK: 'thank'>
+    >>> RuleSet(hands=12, end_mode="thank").hands  # end_mode is then unused (R9.1)
+    12
     """
 
     suit_pairing: SuitPairing = SuitPairing.SWISSLOS
@@ -128,9 +137,9 @@ class RuleSet:
 
     def __init__(self, **options: Unpack[RuleSetOptions]) -> None:
         """Build a rule set from the ``SCHIEBER`` defaults and the options given."""
-        unknown = sorted(set(options) - _OPTION_NAMES)
+        unknown = sorted(str(name) for name in set(options) - _OPTION_NAMES)
         if unknown:
-            raise InvalidInputError(f"unknown RuleSet option {unknown[0]!r}")
+            raise InvalidInputError(f"unknown RuleSet option {describe(unknown[0], typed=False)}")
         attrs_init: Any = self.__attrs_init__  # values are normalised in __attrs_post_init__
         attrs_init(**options)
 
@@ -151,8 +160,23 @@ class RuleSet:
         by_contract = [1] * len(Contract.all())  # Misère is always x1 (R8.5)
         for position, contract_index in enumerate(_TABLE_TO_CONTRACT):
             by_contract[contract_index] = table[position]
+        self._check_combination()
         object.__setattr__(self, "_multiplier_by_contract", tuple(by_contract))
         object.__setattr__(self, "_hash", hash(tuple(self.options().values())))
+
+    def _check_combination(self) -> None:
+        """Refuse an option that only refines another one, set without it (RULES.md R7.3).
+
+        The other combinations in which one option makes another one moot are accepted, as
+        RULES.md says (see "Options that depend on others" in the rule-set docs).
+        """
+        if self.small_weis_split_long_runs and not self.small_weis:
+            raise InvalidInputError(
+                "RuleSet options 'small_weis_split_long_runs' and 'small_weis' contradict each "
+                "other: small_weis_split_long_runs=True splits a nine-card run under the small "
+                "Weis table only (RULES.md R7.3), but small_weis is False; set small_weis=True "
+                "too, or leave small_weis_split_long_runs False"
+            )
 
     def evolve(self, **changes: Unpack[RuleSetOptions]) -> RuleSet:
         """A copy with ``changes`` applied; unknown options and bad values raise.
@@ -163,7 +187,7 @@ class RuleSet:
         >>> rules.SCHIEBER.evolve(target=-5)
         Traceback (most recent call last):
         ...
-        jass.errors.InvalidInputError: RuleSet option 'target' must be a positive integer, got -5
+        jass.errors.InvalidInputError: RuleSet option 'target' must be a positive integer, got ...
         """
         return RuleSet(**{**self.options(), **changes})
 
@@ -225,7 +249,7 @@ _OPTION_NAMES: Final = frozenset(RuleSet.option_names())
 
 
 def _bad(name: str, expected: str, value: object) -> InvalidInputError:
-    return InvalidInputError(f"RuleSet option {name!r} must be {expected}, got {value!r}")
+    return InvalidInputError(f"RuleSet option {name!r} must be {expected}, got {describe(value)}")
 
 
 def _normalise(name: str, value: object) -> object:
@@ -293,7 +317,8 @@ def _check_multipliers(name: str, value: object) -> Multipliers | tuple[int, ...
 def _check_contracts(name: str, value: object) -> frozenset[Contract]:
     if isinstance(value, frozenset) and value and all(isinstance(c, Contract) for c in value):
         return value
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    # A mapping iterates over its keys only: refuse it rather than guess what it means.
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         raise _bad(name, "a non-empty collection of contracts", value)
     try:
         contracts = frozenset(Contract.parse(c) for c in value)
