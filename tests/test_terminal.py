@@ -320,7 +320,7 @@ def test_weis_are_declared_by_hand_under_every_preset_with_weis(
         ("target", "jass: --option 'target': write NAME=VALUE, e.g. target=1000"),
         ("=5", "jass: --option '=5': write NAME=VALUE"),
         ("target=-5",
-         "jass: --option: RuleSet option 'target' must be a positive integer, got -5"),
+         "jass: --option: RuleSet option 'target' must be a positive integer, got int -5"),
         ("weis_declaration=SOMETIMES",
          "jass: --option: RuleSet option 'weis_declaration' must be one of WeisDeclaration "
          "AUTO, MANUAL"),

@@ -13,7 +13,7 @@ import enum
 import re
 from typing import Final
 
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 
 __all__ = ["Rank", "Suit", "SuitPairing"]
 
@@ -80,7 +80,7 @@ class Suit(enum.IntEnum):
         chosen = SuitPairing.parse(pairing)
         suit = suit_word(text.strip().casefold(), chosen) if isinstance(text, str) else None
         if suit is None:
-            raise InvalidInputError(f"cannot parse suit {text!r}")
+            raise InvalidInputError(f"cannot parse suit {describe(text, typed=False)}")
         return suit
 
     def __str__(self) -> str:
@@ -124,7 +124,9 @@ class SuitPairing(enum.Enum):
         if isinstance(pairing, str) and pairing.strip().upper() in cls.__members__:
             return cls[pairing.strip().upper()]
         names = ", ".join(cls.__members__)
-        raise InvalidInputError(f"unknown suit pairing {pairing!r}; pairings: {names}")
+        raise InvalidInputError(
+            f"unknown suit pairing {describe(pairing, typed=False)}; pairings: {names}"
+        )
 
 
 class Rank(enum.IntEnum):
@@ -174,7 +176,7 @@ class Rank(enum.IntEnum):
         """
         rank = _RANK_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
         if rank is None:
-            raise InvalidInputError(f"cannot parse rank {text!r}")
+            raise InvalidInputError(f"cannot parse rank {describe(text, typed=False)}")
         return rank
 
     def __str__(self) -> str:

@@ -32,7 +32,7 @@ from jass._suits import (
     SuitPairing,
     suit_and_rank,
 )
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 
 __all__ = [
     "ALL_CARDS",
@@ -73,9 +73,11 @@ class Card(int):
         if isinstance(index, str):
             raise InvalidInputError(f"Card() takes an index 0-35; use Card.parse({index!r})")
         if isinstance(index, bool) or not isinstance(index, int):
-            raise InvalidInputError(f"card index must be an int 0-35, got {index!r}")
+            raise InvalidInputError(
+                f"card index must be an int 0-35, got {describe(index, typed=False)}"
+            )
         if not 0 <= index < 36:
-            raise InvalidInputError(f"card index {index!r} is outside 0-35")
+            raise InvalidInputError(f"card index {describe(index, typed=False)} is outside 0-35")
         return int.__new__(cls, index)
 
     def __eq__(self, other: object) -> bool:
@@ -147,7 +149,9 @@ class Card(int):
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise InvalidInputError(f"cannot parse card {text!r}: expected a string like 'JH'")
+            raise InvalidInputError(
+                f"cannot parse card {describe(text, typed=False)}: expected a string like 'JH'"
+            )
         chosen = _PAIRING_DEFAULT if pairing is None else SuitPairing.parse(pairing)
         token = text.strip().casefold()
         match = _CARD_RE.match(token)
@@ -309,9 +313,13 @@ for sum(sets))
                 bits |= bit
             return int.__new__(cls, bits)
         if isinstance(cards, bool) or not isinstance(cards, int):
-            raise InvalidInputError(f"a card set is built from cards or a bitmask, got {cards!r}")
+            raise InvalidInputError(
+                f"a card set is built from cards or a bitmask, got {describe(cards, typed=False)}"
+            )
         if not 0 <= cards <= _FULL:
-            raise InvalidInputError(f"card set bitmask {cards!r} is outside 0 to 2**36 - 1")
+            raise InvalidInputError(
+                f"card set bitmask {describe(cards, typed=False)} is outside 0 to 2**36 - 1"
+            )
         return int.__new__(cls, cards)
 
     @classmethod
@@ -329,7 +337,9 @@ for sum(sets))
         jass.errors.InvalidInputError: card 10D appears twice in '10D, td'
         """
         if not isinstance(text, str):
-            raise InvalidInputError(f"CardSet.parse reads a string like 'JH 9H', got {text!r}")
+            raise InvalidInputError(
+                f"CardSet.parse reads a string like 'JH 9H', got {describe(text, typed=False)}"
+            )
         chosen = _PAIRING_DEFAULT if pairing is None else SuitPairing.parse(pairing)
         tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
         bits = 0
@@ -689,7 +699,7 @@ def as_card(value: object) -> Card:
         return Card.parse(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 36:
         return CARDS[value]
-    raise InvalidInputError(f"{value!r} is not a card")
+    raise InvalidInputError(f"{describe(value, typed=False)} is not a card")
 
 
 #: The full deck.
