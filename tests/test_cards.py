@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import jass
 from jass import CARDS, Card, CardSet, InvalidInputError, JassError, Rank, Suit, SuitPairing
+from jass.errors import describe
 
 FULL = (1 << 36) - 1
 SUIT_LETTERS = "SHDC"
@@ -315,6 +316,179 @@ def test_card_repr_and_format() -> None:
 )
 def test_card_swiss_name(name: str, pairing: SuitPairing | None, swiss: str) -> None:
     assert Card.parse(name).swiss_name(pairing) == swiss
+
+
+# --- Card: Swiss and German names, read back -----------------------------------------------
+
+
+@pytest.mark.parametrize("pairing", list(SuitPairing))
+@pytest.mark.parametrize("name", CANONICAL)
+def test_card_parse_reads_what_swiss_name_writes(name: str, pairing: SuitPairing) -> None:
+    card = Card.parse(name)
+    assert Card.parse(card.swiss_name(pairing), pairing) == card
+    assert Card.parse(card.swiss_name(pairing), pairing.name.lower()) == card
+    assert Card.parse(card.swiss_name(pairing).upper(), pairing) == card
+
+
+# Each pairing read back from the table of RULES.md R1.4, written out above: the same words
+# are different cards under different pairings.
+@pytest.mark.parametrize(
+    ("text", "pairing", "expected"),
+    [
+        ("Rosen Under", None, "JH"),
+        ("rose under", None, "JH"),
+        ("Under Rosen", None, "JH"),
+        ("Rosen-Under", None, "JH"),
+        ("  ROSEN \t UNDER ", None, "JH"),
+        ("Rosen J", None, "JH"),
+        ("Eicheln Ass", None, "AD"),
+        ("Eichel Ass", SuitPairing.SWISSLOS, "AD"),
+        ("Eicheln Ass", SuitPairing.WIKIPEDIA, "AC"),
+        ("Eichle As", "wikipedia", "AC"),
+        ("Schellen Banner", SuitPairing.SWISSLOS, "10C"),
+        ("Schälle Banner", SuitPairing.WIKIPEDIA, "10D"),
+        ("Schelle 9", SuitPairing.PARLETT, "9D"),
+        ("Schilte König", None, "KS"),
+        ("Schilten Koenig", SuitPairing.PARLETT, "KH"),
+        ("Rosen Ober", SuitPairing.PARLETT, "QS"),
+        ("Herz Bube", None, "JH"),
+        ("Herz Bube", SuitPairing.PARLETT, "JH"),  # French names never depend on the pairing
+        ("Kreuz Dame", None, "QC"),
+        ("Ecken 10", SuitPairing.WIKIPEDIA, "10D"),
+        ("Karo Koenig", None, "KD"),
+        ("Pik Ass", None, "AS"),
+        ("Schaufel Bauer", None, "JS"),
+        ("jack of hearts", None, "JH"),
+        ("Queen of Spades", None, "QS"),
+        ("hearts 10", None, "10H"),
+        ("JH", SuitPairing.PARLETT, "JH"),  # letters are French: S is always spades
+    ],
+)
+def test_card_parse_reads_suit_and_rank_names(
+    text: str, pairing: SuitPairing | str | None, expected: str
+) -> None:
+    assert str(Card.parse(text, pairing)) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Rosen", "Under", "Rosen Rosen", "Under Ober", "Rosen Under Ass", "Roses Under",
+     "Rosenkranz Under", "♥ J", "J H", "H J", "Rosen of Under of", "Rosen 11", "Rosen 1"],
+)  # fmt: skip
+def test_card_parse_refuses_half_names(text: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Card.parse(text)
+    assert repr(text) in str(info.value)
+    assert "like 'JH', '10D', '♥J' or 'Rosen Under'" in str(info.value)
+
+
+@pytest.mark.parametrize("pairing", ["NOWHERE", 5, "", SuitPairing])
+def test_card_parse_refuses_an_unknown_pairing(pairing: Any) -> None:
+    with pytest.raises(InvalidInputError, match="unknown suit pairing") as info:
+        Card.parse("JH", pairing)
+    assert repr(pairing) in str(info.value)
+    with pytest.raises(InvalidInputError, match="unknown suit pairing"):
+        CardSet.parse("JH", pairing)
+
+
+def test_suit_parse_reads_swiss_names_under_a_pairing() -> None:
+    assert Suit.parse("Eichel", "WIKIPEDIA") is Suit.CLUBS
+    assert Suit.parse("Schilte", SuitPairing.PARLETT) is Suit.HEARTS
+    assert Suit.parse("Kreuz", SuitPairing.PARLETT) is Suit.CLUBS
+    assert Rank.parse("Bube") is Rank.JACK
+    assert Rank.parse("dame") is Rank.QUEEN
+
+
+@pytest.mark.parametrize(
+    ("text", "pairing", "expected"),
+    [
+        ("Rosen Under, Rosen 9 Eicheln Ass; JS ♣6", None, "JS 9H JH AD 6C"),
+        ("Rosen Under, Rosen 9 Eicheln Ass; JS ♣6", SuitPairing.WIKIPEDIA, "JS 9H JH 6C AC"),
+        ("Under Rosen Ass Eicheln", None, "JH AD"),
+        ("jack of hearts, 10 of spades", None, "10S JH"),
+        ("Herz Bube Schaufel 10", None, "10S JH"),
+    ],
+)
+def test_cardset_parse_reads_names_of_two_words(
+    text: str, pairing: SuitPairing | None, expected: str
+) -> None:
+    assert CardSet.parse(text, pairing) == CardSet.parse(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("JH Rosen", "'Rosen'"), ("Rosen 9 9", "'9'"), ("JH J H", "'J'"), ("Rosen Under JH", "JH")],
+)
+def test_cardset_parse_names_the_bad_card_and_the_text(text: str, named: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        CardSet.parse(text)
+    assert named in str(info.value)
+    assert repr(text) in str(info.value)
+
+
+pairings = st.sampled_from(list(SuitPairing))
+
+
+@given(bitmasks, pairings, st.randoms(use_true_random=False))
+def test_swiss_names_round_trip_for_card_sets(x: int, pairing: SuitPairing, rng: Any) -> None:
+    cs = CardSet(x)
+    names = [card.swiss_name(pairing) for card in cs]
+    rng.shuffle(names)
+    for separator in (", ", " ", "; "):
+        assert CardSet.parse(separator.join(names), pairing) == cs
+    # Any mix of French letters, symbols and Swiss names reads back too.
+    mixed = [rng.choice((str(c), c.symbol, c.swiss_name(pairing), str(c).lower())) for c in cs]
+    assert CardSet.parse(" ".join(mixed), pairing) == cs
+
+
+_WORDS = ["Rosen", "Rose", "Eicheln", "Schelle", "Schilten", "Herz", "Kreuz", "Under", "Ober",
+          "Banner", "Ass", "König", "Bube", "of", "J", "H", "10", "T", "♥", "S", "JH", "♥J",
+          "-", ",", "x", "ß", "İ", "²", "0", ""]  # fmt: skip
+near_misses = st.lists(st.sampled_from(_WORDS), max_size=6).map(" ".join)
+any_text = st.one_of(st.text(), near_misses, st.text(alphabet="SHDCJQKAT0123456789 ,;♥♠-"))
+
+
+@given(any_text, st.one_of(st.none(), pairings))
+def test_card_parse_reads_a_card_or_names_the_input(text: str, pairing: SuitPairing | None) -> None:
+    try:
+        card = Card.parse(text, pairing)
+    except InvalidInputError as exc:
+        message = str(exc)
+    else:
+        assert isinstance(card, Card)
+        assert Card.parse(card.swiss_name(pairing), pairing) == card
+        return
+    assert repr(text) in message
+
+
+@given(any_text, st.one_of(st.none(), pairings))
+def test_cardset_parse_reads_cards_or_names_the_input(
+    text: str, pairing: SuitPairing | None
+) -> None:
+    try:
+        cards = CardSet.parse(text, pairing)
+    except InvalidInputError as exc:
+        message = str(exc)
+    else:
+        assert isinstance(cards, CardSet)
+        assert CardSet.parse(str(cards)) == cards
+        return
+    assert repr(text) in message
+
+
+wrong_types = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(), st.binary(), st.lists(st.text()),
+    st.dictionaries(st.text(), st.integers()), st.tuples(st.text()), st.just(Suit.HEARTS),
+    st.just(CardSet.parse("JH")), st.just(object()), st.just(-(10**5000)),
+)  # fmt: skip
+
+
+@given(wrong_types)
+def test_parsers_refuse_what_is_not_a_string(value: Any) -> None:
+    for parse in (Card.parse, CardSet.parse):
+        with pytest.raises(InvalidInputError) as info:
+            parse(value)
+        assert describe(value, typed=False) in str(info.value)  # repr, kept short
 
 
 def test_card_is_immutable() -> None:

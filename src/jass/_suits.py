@@ -10,9 +10,10 @@ whose suit pairing is disputed (RULES.md R1.4), hence :class:`SuitPairing`.
 from __future__ import annotations
 
 import enum
+import re
 from typing import Final
 
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, describe
 
 __all__ = ["Rank", "Suit", "SuitPairing"]
 
@@ -65,17 +66,21 @@ class Suit(enum.IntEnum):
         return SuitPairing.parse(pairing).swiss_names[self]
 
     @classmethod
-    def parse(cls, text: str) -> Suit:
+    def parse(cls, text: str, pairing: SuitPairing | str | None = None) -> Suit:
         """Parse a suit from its letter, symbol, English, German or Swiss name.
 
-        Swiss names are read under the ``SWISSLOS`` pairing.
+        Swiss names (also the singular and dialect forms ``Rose``, ``Eichel``, ``Schelle``,
+        ``Schälle``, ``Schilte``) are read under ``pairing``, by default ``SWISSLOS``.
 
         >>> Suit.parse("S"), Suit.parse("♣"), Suit.parse("Rosen")
         (<Suit.SPADES: 0>, <Suit.CLUBS: 3>, <Suit.HEARTS: 1>)
+        >>> Suit.parse("Eichel"), Suit.parse("Eichel", "WIKIPEDIA")
+        (<Suit.DIAMONDS: 2>, <Suit.CLUBS: 3>)
         """
-        suit = _SUIT_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
+        chosen = SuitPairing.parse(pairing)
+        suit = suit_word(text.strip().casefold(), chosen) if isinstance(text, str) else None
         if suit is None:
-            raise InvalidInputError(f"cannot parse suit {text!r}")
+            raise InvalidInputError(f"cannot parse suit {describe(text, typed=False)}")
         return suit
 
     def __str__(self) -> str:
@@ -119,7 +124,9 @@ class SuitPairing(enum.Enum):
         if isinstance(pairing, str) and pairing.strip().upper() in cls.__members__:
             return cls[pairing.strip().upper()]
         names = ", ".join(cls.__members__)
-        raise InvalidInputError(f"unknown suit pairing {pairing!r}; pairings: {names}")
+        raise InvalidInputError(
+            f"unknown suit pairing {describe(pairing, typed=False)}; pairings: {names}"
+        )
 
 
 class Rank(enum.IntEnum):
@@ -169,7 +176,7 @@ class Rank(enum.IntEnum):
         """
         rank = _RANK_WORDS.get(text.strip().casefold()) if isinstance(text, str) else None
         if rank is None:
-            raise InvalidInputError(f"cannot parse rank {text!r}")
+            raise InvalidInputError(f"cannot parse rank {describe(text, typed=False)}")
         return rank
 
     def __str__(self) -> str:
@@ -191,3 +198,72 @@ for _suit in Suit:
     _SUIT_WORDS[_swiss] = _SUIT_WORDS[_swiss.removesuffix("n")] = _suit  # Rosen and Rose
 _SUIT_WORDS.update({"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS})
 _SUIT_WORDS.update({"pik": Suit.SPADES, "karo": Suit.DIAMONDS})
+# German names of the French-suited ranks (Bube, Dame) and the English words.
+_RANK_WORDS.update({"bube": Rank.JACK, "bauer": Rank.JACK, "dame": Rank.QUEEN})
+_RANK_WORDS.update({"jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING, "ace": Rank.ACE})
+
+# The Swiss suits' spellings (casefolded): the plural of SuitPairing, the singular, dialect.
+_SWISS_FORMS: Final = {
+    "Rosen": ("rosen", "rose"),
+    "Eicheln": ("eicheln", "eichel", "eichle"),
+    "Schellen": ("schellen", "schelle", "schälle", "schaelle"),
+    "Schilten": ("schilten", "schilte", "schilt"),
+}
+# Suit words that mean the same under every pairing: letters, symbols, English and German.
+_FRENCH_WORDS: Final = {
+    word: suit
+    for word, suit in _SUIT_WORDS.items()
+    if not any(word in forms for forms in _SWISS_FORMS.values())
+}
+_SWISS_WORDS: Final = {
+    pairing: {
+        form: Suit(pairing.swiss_names.index(name))
+        for name, forms in _SWISS_FORMS.items()
+        for form in forms
+    }
+    for pairing in SuitPairing
+}
+
+
+def suit_word(word: str, pairing: SuitPairing) -> Suit | None:
+    """The suit a casefolded word names under ``pairing``, or ``None`` (internal).
+
+    >>> suit_word("schelle", SuitPairing.SWISSLOS), suit_word("x", SuitPairing.SWISSLOS)
+    (<Suit.CLUBS: 3>, None)
+    """
+    suit = _SWISS_WORDS[pairing].get(word)
+    return _FRENCH_WORDS.get(word) if suit is None else suit
+
+
+def is_suit_name(word: str) -> bool:
+    """Whether a casefolded word is a suit's name, not its letter or symbol (internal).
+
+    >>> is_suit_name("herz"), is_suit_name("h"), is_suit_name("schilte")
+    (True, False, True)
+    """
+    return len(word) > 1 and (word in _FRENCH_WORDS or word in _SWISS_WORDS[SuitPairing.SWISSLOS])
+
+
+_WORD_SPLIT: Final = re.compile(r"[\s_-]+")
+
+
+def suit_and_rank(token: str, pairing: SuitPairing) -> tuple[Suit, Rank] | None:
+    """The suit and rank a casefolded name of two words gives, in either order (internal).
+
+    The suit must be a name, not a letter or a symbol, so that ``J H`` stays an error.
+
+    >>> swisslos = SuitPairing.SWISSLOS
+    >>> suit_and_rank("rosen under", swisslos), suit_and_rank("j h", swisslos)
+    ((<Suit.HEARTS: 1>, <Rank.JACK: 5>), None)
+    """
+    words = _WORD_SPLIT.split(token)
+    if len(words) == 3 and words[1] == "of":  # jack of hearts
+        words = [words[0], words[2]]
+    if len(words) != 2:
+        return None
+    for suit_text, rank_text in (words, words[::-1]):
+        suit = suit_word(suit_text, pairing) if is_suit_name(suit_text) else None
+        rank = _RANK_WORDS.get(rank_text)
+        if suit is not None and rank is not None:
+            return suit, rank
+    return None

@@ -23,8 +23,16 @@ from typing import Final, NoReturn, SupportsIndex
 
 from typing_extensions import Self
 
-from jass._suits import _RANK_LABELS, _RANK_WORDS, _SUIT_WORDS, Rank, Suit, SuitPairing
-from jass.errors import InvalidInputError
+from jass._suits import (
+    _RANK_LABELS,
+    _RANK_WORDS,
+    _SUIT_WORDS,
+    Rank,
+    Suit,
+    SuitPairing,
+    suit_and_rank,
+)
+from jass.errors import InvalidInputError, describe
 
 __all__ = [
     "ALL_CARDS",
@@ -65,9 +73,11 @@ class Card(int):
         if isinstance(index, str):
             raise InvalidInputError(f"Card() takes an index 0-35; use Card.parse({index!r})")
         if isinstance(index, bool) or not isinstance(index, int):
-            raise InvalidInputError(f"card index must be an int 0-35, got {index!r}")
+            raise InvalidInputError(
+                f"card index must be an int 0-35, got {describe(index, typed=False)}"
+            )
         if not 0 <= index < 36:
-            raise InvalidInputError(f"card index {index!r} is outside 0-35")
+            raise InvalidInputError(f"card index {describe(index, typed=False)} is outside 0-35")
         return int.__new__(cls, index)
 
     def __eq__(self, other: object) -> bool:
@@ -121,24 +131,38 @@ class Card(int):
         return CARDS[9 * suit + rank]
 
     @classmethod
-    def parse(cls, text: str | Card) -> Card:
-        """Parse French notation (``JH``, ``10D``, ``TD``) or Unicode (``♥J``, ``J♥``).
+    def parse(cls, text: str | Card, pairing: SuitPairing | str | None = None) -> Card:
+        """Parse a card: French notation, Unicode, or the suit's and the rank's names.
 
-        Case is ignored. A :class:`Card` is returned as it is.
+        Read are ``JH``, ``10D``, ``TD``, ``♥J``, ``J♥``, and a suit name with a rank in
+        either order, as :meth:`swiss_name` writes it (``Rosen Under``) or in German or
+        English (``Herz Bube``, ``Ecken 10``, ``jack of hearts``). Swiss suit names, also
+        singular (``Rose``, ``Eichel``, ``Schelle``, ``Schilte``), are read under ``pairing``
+        (default ``SWISSLOS``), so ``Card.parse(card.swiss_name(p), p) == card``. Case is
+        ignored. A :class:`Card` is returned as it is.
 
-        >>> Card.parse("td"), Card.parse("♦10"), Card.parse(" qs ")
-        (Card.parse('10D'), Card.parse('10D'), Card.parse('QS'))
+        >>> Card.parse("td"), Card.parse("♦10"), Card.parse(" qs "), Card.parse("Herz Bube")
+        (Card.parse('10D'), Card.parse('10D'), Card.parse('QS'), Card.parse('JH'))
+        >>> Card.parse("Eicheln Ass"), Card.parse("Eicheln Ass", "WIKIPEDIA")
+        (Card.parse('AD'), Card.parse('AC'))
         """
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise InvalidInputError(f"cannot parse card {text!r}: expected a string like 'JH'")
+            raise InvalidInputError(
+                f"cannot parse card {describe(text, typed=False)}: expected a string like 'JH'"
+            )
+        chosen = _PAIRING_DEFAULT if pairing is None else SuitPairing.parse(pairing)
         token = text.strip().casefold()
         match = _CARD_RE.match(token)
         if match is None:
-            raise InvalidInputError(
-                f"cannot parse card {text!r}: expected rank then suit letter, like 'JH' or '10D'"
-            )
+            card = _card_from_words(token, chosen)
+            if card is None:
+                raise InvalidInputError(
+                    f"cannot parse card {text!r}: expected a rank and a suit, like 'JH', "
+                    "'10D', '♥J' or 'Rosen Under'"
+                )
+            return card
         rank_text, suit_text = (
             (match[1], match[2]) if match[1] is not None else (match[4], match[3])
         )
@@ -289,27 +313,40 @@ for sum(sets))
                 bits |= bit
             return int.__new__(cls, bits)
         if isinstance(cards, bool) or not isinstance(cards, int):
-            raise InvalidInputError(f"a card set is built from cards or a bitmask, got {cards!r}")
+            raise InvalidInputError(
+                f"a card set is built from cards or a bitmask, got {describe(cards, typed=False)}"
+            )
         if not 0 <= cards <= _FULL:
-            raise InvalidInputError(f"card set bitmask {cards!r} is outside 0 to 2**36 - 1")
+            raise InvalidInputError(
+                f"card set bitmask {describe(cards, typed=False)} is outside 0 to 2**36 - 1"
+            )
         return int.__new__(cls, cards)
 
     @classmethod
-    def parse(cls, text: str) -> CardSet:
-        """Parse card names separated by spaces or commas; a repeated card is an error.
+    def parse(cls, text: str, pairing: SuitPairing | str | None = None) -> CardSet:
+        """Parse cards separated by spaces or commas; a repeated card is an error.
 
+        Each card is read as :meth:`Card.parse` reads it (``pairing`` for Swiss suit names),
+        so a card of two words needs no quotes: ``"Rosen Under, Rosen 9"``.
+
+        >>> CardSet.parse("Rosen Under Schellen 9 AS")
+        CardSet.parse('AS JH 9C')
         >>> CardSet.parse("10D, td")
         Traceback (most recent call last):
         ...
         jass.errors.InvalidInputError: card 10D appears twice in '10D, td'
         """
         if not isinstance(text, str):
-            raise InvalidInputError(f"CardSet.parse reads a string like 'JH 9H', got {text!r}")
+            raise InvalidInputError(
+                f"CardSet.parse reads a string like 'JH 9H', got {describe(text, typed=False)}"
+            )
+        chosen = _PAIRING_DEFAULT if pairing is None else SuitPairing.parse(pairing)
+        tokens = [token for token in _SEPARATORS.split(text.strip()) if token]
         bits = 0
-        for token in re.split(r"[\s,;]+", text.strip()):
-            if not token:
-                continue
-            card = Card.parse(token)
+        index = 0
+        while index < len(tokens):
+            card, used = _next_card(tokens, index, chosen, text)
+            index += used
             bit = 1 << card
             if bits & bit:
                 raise InvalidInputError(f"card {card} appears twice in {text!r}")
@@ -627,6 +664,29 @@ def _bits_of(other: object) -> int:
     return int(CardSet(other))  # type: ignore[arg-type]
 
 
+_PAIRING_DEFAULT: Final = SuitPairing.SWISSLOS
+_SEPARATORS: Final = re.compile(r"[\s,;]+")
+
+
+def _card_from_words(token: str, pairing: SuitPairing) -> Card | None:
+    found = suit_and_rank(token, pairing)
+    return None if found is None else CARDS[9 * found[0] + found[1]]
+
+
+def _next_card(tokens: list[str], index: int, pairing: SuitPairing, text: str) -> tuple[Card, int]:
+    """The card at ``tokens[index]`` (one token, or a name of two or three) and how many it used."""
+    try:
+        return Card.parse(tokens[index], pairing), 1
+    except InvalidInputError as exc:
+        error = exc
+    for used in (2, 3):
+        if index + used <= len(tokens):
+            card = _card_from_words(" ".join(tokens[index : index + used]).casefold(), pairing)
+            if card is not None:
+                return card, used
+    raise InvalidInputError(f"{error} (in {text!r})") from None
+
+
 def as_card(value: object) -> Card:
     """A card from a :class:`Card`, its name, or its index 0-35.
 
@@ -639,7 +699,7 @@ def as_card(value: object) -> Card:
         return Card.parse(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 36:
         return CARDS[value]
-    raise InvalidInputError(f"{value!r} is not a card")
+    raise InvalidInputError(f"{describe(value, typed=False)} is not a card")
 
 
 #: The full deck.

@@ -30,105 +30,23 @@ from functools import partial
 from pathlib import Path
 
 from jass._version import __version__
-from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
+from jass.actions import Action, Play
 from jass.bots import MonteCarloBot, RandomBot, RuleBot
-from jass.cards import Card, CardSet, SuitPairing
 from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
 from jass.matches import play_match
+from jass.naming import Names
 from jass.records import dumps, from_jasskit, loads, unfinished
-from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
+from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
+from jass.screen import Style, narrate, symbols_fit
 from jass.state import Game
+from jass.terminal import TerminalGame
 
 __all__ = ["main", "narrate"]
 
 _COMMANDS = ("watch", "play", "replay", "rules", "simulate", "serve")
 _BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
-
-
-def _show(card: Card, swiss: SuitPairing | None) -> str:
-    return card.swiss_name(swiss) if swiss is not None else str(card)
-
-
-def _show_hand(hand: CardSet, swiss: SuitPairing | None) -> str:
-    return " ".join(_show(card, swiss) for card in hand)
-
-
-def narrate(before: Game, action: Action, after: Game, swiss: SuitPairing | None = None) -> None:
-    """Print what ``action`` did, taking ``before`` to ``after``, in the words of the game.
-
-    >>> import jass
-    >>> g = jass.Game.new(seed=1)
-    >>> narrate(g, jass.Deal(g.deal().hands), g.deal())  # doctest: +ELLIPSIS
-    <BLANKLINE>
-    Hand 1: seat ... deals, seat ... is forehand
-    ...
-    """
-    hand = after.hand_info
-    if isinstance(action, Deal) and hand is not None:
-        print(
-            f"\nHand {hand.number + 1}: seat {int(hand.dealer)} deals, "
-            f"seat {int(hand.forehand)} is forehand"
-        )
-        for seat, cards in enumerate(after.hands):
-            print(f"  seat {seat} (team {seat % 2}): {_show_hand(cards, swiss)}")
-    elif isinstance(action, Shove):
-        print(f"  seat {int(before.to_move or 0)} shoves")
-    elif isinstance(action, Choose):
-        times = after.ruleset.multiplier(action.contract)
-        print(f"  seat {int(before.to_move or 0)} chooses {action.contract} (x{times})")
-    elif isinstance(action, Thank):
-        print(f"  team {int(action.team)} thanks")
-    elif isinstance(action, Play):
-        if after.stoeck is not None and before.stoeck is None:
-            print(f"  seat {int(after.stoeck)} shows Stöck (20)")
-        if not after.trick and len(after.tricks) > len(before.tricks):
-            trick = after.tricks[-1]
-            shown = "  ".join(_show(card, swiss) for card in trick.cards)
-            print(
-                f"  trick {len(after.tricks)}: seat {int(trick.leader)} leads  "
-                f"{shown:<40} -> seat {int(trick.winner)} takes {trick.points}"
-            )
-            if len(after.tricks) == 1:
-                _print_weis(after)
-    if len(after.hand_results) > len(before.hand_results):
-        _print_hand_score(after)
-    if after.result is not None and before.result is None:
-        winner = "a draw" if after.winner is None else f"team {int(after.winner)} wins"
-        print(
-            f"\nGame over after {after.result.hands_played} hands: {winner}"
-            f" ({after.scores[0]} : {after.scores[1]}; {after.result.reason.value})"
-        )
-
-
-def _print_weis(game: Game) -> None:
-    result = game.weis_result
-    if result is None or result.winner is None:
-        return
-    declared = ", ".join(
-        f"seat {seat}: {' + '.join(str(w.points) for w in weis)}"
-        for seat, weis in enumerate(result.declared)
-        if weis
-    )
-    shown = "; ".join(str(w) for w in game.shown_weis)
-    team = int(result.winner.team)
-    print(f"  Weis declared ({declared}); team {team} scores {result.points[team]}: {shown}")
-
-
-def _print_hand_score(game: Game) -> None:
-    score = game.hand_results[-1]
-    match = f", match for team {int(score.match)}" if score.match is not None else ""
-    extras = "".join(
-        f", {name} {pair[0]} : {pair[1]}"
-        for name, pair in (("Weis", score.weis), ("Stöck", score.stoeck))
-        if any(pair)
-    )
-    print(
-        f"Hand {len(game.hand_results)} score: card points {score.card_points[0]} : "
-        f"{score.card_points[1]}{extras}{match}, x{score.multiplier} -> "
-        f"{score.totals[0]} : {score.totals[1]}; totals {game.scores[0]} : {game.scores[1]}"
-    )
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -159,100 +77,89 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Quit(Exception):  # noqa: N818  (control flow: the player left)
-    pass
-
-
-def _ask(question: str) -> str:
-    try:
-        answer = input(question)
-    except EOFError:
-        raise _Quit from None
-    if answer.strip().lower() in ("q", "quit", "exit"):
-        raise _Quit
-    return answer.strip()
-
-
-def _human_action(game: Game, swiss: SuitPairing | None, color: bool) -> Action:
-    """Ask the player at seat 0 for an action until it is a legal one."""
-    view = game.view(0)
-    options = view.legal_actions()
-    if game.phase is Phase.CHOOSE:
-        choices = [a for a in options if isinstance(a, (Choose, Shove))]
-        print(f"\nYour hand: {_show_hand(view.hand, swiss)}")
-        for number, action in enumerate(choices, start=1):
-            print(f"  [{number}] {action.contract if isinstance(action, Choose) else 'shove'}")
-        while True:
-            answer = _ask("Contract (number or name)? ")
-            try:
-                if answer.isdigit() and 1 <= int(answer) <= len(choices):
-                    return choices[int(answer) - 1]
-                if answer.lower() in ("shove", "schiebe", "s") and Shove() in choices:
-                    return Shove()
-                chosen = Choose(answer)
-                if chosen in choices:
-                    return chosen
-                print(f"  {chosen.contract} is not allowed now")
-            except JassError as exc:
-                print(f"  {exc}")
-    declarations = [a for a in options if isinstance(a, DeclareWeis)]
-    if declarations and _ask("Declare all your Weis? [y/n] ").lower().startswith("y"):
-        return max(declarations, key=lambda a: len(a.weis))
-    hand = view.hand.cards()
-    legal = view.legal_moves()
-    marked = []
-    for number, card in enumerate(hand, start=1):
-        text = f"[{number}] {_show(card, swiss)}"
-        if card in legal:
-            text = f"\x1b[1;32m{text}*\x1b[0m" if color else f"{text}*"
-        marked.append(text)
-    trick = "  ".join(_show(card, swiss) for card in view.trick) or "(you lead)"
-    print(f"\nScores {view.scores[0]} : {view.scores[1]}   trick: {trick}")
-    print("Your hand (* = may be played): " + "  ".join(marked))
-    while True:
-        answer = _ask("Card (number or name, q to quit)? ")
-        if answer.lower() == "thank" and view.can_thank():
-            return Thank(view.team)
-        try:
-            if answer.isdigit() and not 1 <= int(answer) <= len(hand):
-                print(f"  choose a card number from 1 to {len(hand)}, or a card's name")
-                continue
-            card = hand[int(answer) - 1] if answer.isdigit() else Card.parse(answer)
-            game.play(card)  # the rules explain a refusal
-            return Play(card)
-        except JassError as exc:
-            print(f"  {exc}")
-
-
 def _play(args: argparse.Namespace) -> int:
-    ruleset = find_ruleset(args.rules)
-    game = Game.new(ruleset, seed=args.seed)
-    swiss = ruleset.suit_pairing if args.swiss else None
-    color = sys.stdout.isatty()
-    print(f"jass {__version__}: you are seat 0, your partner seat 2 (rules {preset_name(ruleset)}, "
-          f"seed {args.seed}); q quits")  # fmt: skip
-    bots = [RuleBot(seat) for seat in range(4)]
-    try:
-        while not game.is_over:
-            before = game
-            game = game.deal()
-            hand = game.hand_info
-            assert hand is not None  # noqa: S101
-            print(f"\nHand {hand.number + 1}: seat {int(hand.dealer)} deals, "
-                  f"seat {int(hand.forehand)} is forehand")  # fmt: skip
-            while game.phase in (Phase.CHOOSE, Phase.PLAY):
-                seat = game.to_move
-                assert seat is not None  # noqa: S101
-                if seat == 0:
-                    action = _human_action(game, swiss, color)
-                else:
-                    action = bots[seat].choose_action(game.view(seat))
-                before, game = game, game.apply(action)
-                if not isinstance(action, Deal):
-                    narrate(before, action, game, swiss)
-    except _Quit:
-        print("\nbye")
+    ruleset = _with_options(find_ruleset(args.rules), args.option or [])
+    if args.save is not None and not Path(args.save).parent.is_dir():
+        raise InvalidInputError(f"--save {args.save}: the directory {Path(args.save).parent} "
+                                "does not exist")  # fmt: skip
+    # A short seed, easy to type again, when none is given.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    game = Game.new(ruleset, seed=seed)
+    symbols = symbols_fit(sys.stdout)
+    color = args.color == "always" or (
+        args.color == "auto"
+        and _isatty(sys.stdout)
+        and not os.environ.get("NO_COLOR")
+        and os.environ.get("TERM") != "dumb"
+    )
+    TerminalGame(
+        game,
+        {seat: RuleBot(seat) for seat in (1, 2, 3)},
+        names=Names(ruleset.suit_pairing if args.swiss else None, symbols=symbols),
+        style=Style(color),
+        save=args.save,
+        echo=not _isatty(sys.stdin),  # answers from a pipe: show them in the transcript
+    ).run()
     return 0
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):  # no stream, or a closed one
+        return False
+
+
+def _with_options(ruleset: RuleSet, options: Sequence[str]) -> RuleSet:
+    """``ruleset`` with ``--option NAME=VALUE`` changes, each value read by the option's type."""
+    defaults = SCHIEBER.options()
+    changes: dict[str, object] = {}
+    for option in options:
+        name, equals, text = option.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not equals or not name:
+            raise InvalidInputError(f"--option {option!r}: write NAME=VALUE, e.g. target=1000")
+        if name not in defaults:
+            raise InvalidInputError(
+                f"--option {option!r}: unknown option {name!r}; options: {', '.join(defaults)}"
+            )
+        changes[name] = _option_value(name, text.strip(), defaults[name], option)
+    try:
+        return ruleset.evolve(**changes)  # type: ignore[arg-type]
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"--option: {exc}") from None
+
+
+def _option_value(name: str, text: str, default: object, option: str) -> object:
+    """The value ``text`` stands for, for the option whose SCHIEBER value is ``default``."""
+    word = text.casefold()
+    if isinstance(default, bool):
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+        raise InvalidInputError(f"--option {option!r}: {name} is true or false")
+    if name in ("target", "match_bonus", "hands"):
+        if name == "hands" and word in ("none", ""):
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidInputError(
+                f"--option {option!r}: {name} is a whole number"
+                + (" or none" if name == "hands" else "")
+            ) from None
+    if name == "contracts":
+        return [part for part in text.replace(",", " ").split() if part]
+    if name == "multipliers" and "," in text:
+        try:
+            return tuple(int(part) for part in text.split(","))
+        except ValueError:
+            raise InvalidInputError(
+                f"--option {option!r}: multipliers is a preset name or six whole numbers "
+                "(♥, ♦, ♠, ♣, Obenabe, Undenufe)"
+            ) from None
+    return text  # enum names and card names: RuleSet reads them, and says what it expects
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -424,10 +331,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
-    play = commands.add_parser("play", help="play against three bots in the terminal")
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals")
+    play = commands.add_parser(
+        "play", help="play against three bots in the terminal",
+        description="Play Schieber in the terminal: you and a bot partner against two bots.",
+    )  # fmt: skip
+    play.add_argument(
+        "--seed", type=int, default=None, help="seed of the deals (default: a new one, shown)"
+    )
     play.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
-    play.add_argument("--swiss", action="store_true", help="Swiss-German card names")
+    play.add_argument(
+        "--option", action="append", metavar="NAME=VALUE",
+        help="change one rule option (repeatable), e.g. weis_declaration=MANUAL; "
+        "`jass rules` lists them",
+    )  # fmt: skip
+    play.add_argument(
+        "--swiss", action="store_true",
+        help="Swiss cards (Rosen, Eicheln, Schellen, Schilten; Under, Ober, Banner), "
+        "paired with the French suits as the rules' suit_pairing says",
+    )  # fmt: skip
+    play.add_argument(
+        "--save", metavar="FILE", help="write the game record to FILE at the end or on quitting"
+    )
+    play.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="colour: auto (a terminal without NO_COLOR), always or never",
+    )  # fmt: skip
     replay = commands.add_parser("replay", help="check a game record and print it")
     replay.add_argument(
         "file", help="a game record (`jass watch --save`), or a jass-kit / Swisslos hand"
