@@ -21,6 +21,7 @@ import doctest
 import enum
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent / "src"))
 
 import jass  # noqa: E402
-from jass import Card, Contract, rules  # noqa: E402
+from jass import Card, Contract, rules, svg  # noqa: E402
 from jass.rules import Multipliers  # noqa: E402
 
 # -- Project information -----------------------------------------------------------------
@@ -628,6 +629,89 @@ def generate_tables(_app: Any) -> None:
     _write(GENERATED / "presets_api.inc", _presets_api())
 
 
+# -- Pictures ----------------------------------------------------------------------------
+#
+# The pictures of the pages are drawn by jass.svg when the build starts, from the same states
+# that the examples next to them build, and written to docs/_generated/ (never committed), so
+# they always show what the code draws. A page shows one with ``.. image:: _generated/NAME``.
+
+
+def _quickstart_hand() -> jass.Game:
+    """The quickstart's hand: seed 7, shoved, spades, the lowest legal card every time."""
+    g = jass.Game.new(rules.SCHIEBER, seed=7).deal().shove().choose("spades")
+    while g.phase is jass.Phase.PLAY:
+        g = g.play(min(g.legal_moves()))
+    return g
+
+
+def _quickstart_position() -> jass.Game:
+    """The quickstart's exact position: seat 2 to play after AS and the Nell of clubs."""
+    deal = [
+        "AS KS 6H 7H 7D 8D 9D 6C 7C",
+        "6S 8H 9H 10H 6D 10D JD 8C 9C",
+        "7S 8S JH QH QD KD 10C JC AC",
+        "9S 10S JS QS KH AH AD QC KC",
+    ]
+    g = jass.Game.new(rules.SCHIEBER, seed=1, dealer=jass.Seat(3)).deal(hands=deal)
+    return g.choose("clubs").play("AS").play("9C")
+
+
+def _quickstart_game_over() -> jass.Game:
+    """The quickstart's short game to 300, hearts every hand."""
+    g = jass.Game.new(rules.SCHIEBER.evolve(target=300), seed=7)
+    while not g.is_over:
+        if g.phase is jass.Phase.DEAL:
+            g = g.deal()
+        elif g.phase is jass.Phase.CHOOSE:
+            g = g.choose("hearts")
+        else:
+            g = g.play(min(g.legal_moves()))
+    return g
+
+
+def _undertrump_hand() -> str:
+    """The rules page's undertrump example: 6H 9H 7D under hearts, with AS QH in the trick."""
+    hand = jass.CardSet.parse("6H 9H 7D")
+    trick = [Card.parse("AS"), Card.parse("QH")]
+    legal = jass.legal_cards(hand, trick, Contract.trump(jass.Suit.HEARTS))
+    return svg.cards(hand, highlight=legal)
+
+
+def _bots_position() -> jass.Game:
+    """The bots page's position: seed 4, Obenabe, five cards played, the lowest legal each."""
+    g = jass.Game.new(seed=4).deal().choose("obenabe")
+    for _ in range(5):
+        g = g.play(min(g.legal_moves()))
+    return g
+
+
+def _bots_view() -> str:
+    """The position as the seat to move sees it: what a bot receives."""
+    g = _bots_position()
+    return svg.table(g.view(g.to_move or 0), last_trick=True)
+
+
+#: Every picture of the pages, by file name: how to draw it.
+PICTURES: dict[str, Callable[[], str]] = {
+    "quickstart-deal.svg": lambda: svg.table(jass.Game.new(rules.SCHIEBER, seed=7).deal()),
+    "quickstart-position.svg": lambda: svg.table(_quickstart_position()),
+    "quickstart-hand-over.svg": lambda: svg.table(_quickstart_hand(), last_trick=True),
+    "quickstart-game-over.svg": lambda: svg.table(_quickstart_game_over()),
+    "rules-deck.svg": lambda: svg.cards(jass.CardSet.full()),
+    "rules-deck-swiss.svg": lambda: svg.cards(jass.CardSet.full(), swiss=True),
+    "rules-undertrump.svg": _undertrump_hand,
+    "bots-view.svg": _bots_view,
+    "bots-open.svg": lambda: svg.table(_bots_position(), open_cards=True),
+}
+
+
+def generate_pictures(_app: Any) -> None:
+    """Draw every picture of PICTURES into docs/_generated/."""
+    GENERATED.mkdir(exist_ok=True)
+    for name, draw in PICTURES.items():
+        _write(GENERATED / name, [draw()])
+
+
 # -- The rule book ------------------------------------------------------------------------
 #
 # docs/rulebook.rst is the project's normative rules reference. Each rule has a label named by
@@ -805,6 +889,7 @@ def _hide_internal_signature(*args: Any) -> tuple[str, None] | None:
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", generate_tables)
+    app.connect("builder-inited", generate_pictures)
     app.connect("builder-inited", check_rulebook)
     app.connect("env-check-consistency", _check_rule_labels)
     app.connect("autodoc-process-docstring", _keep_property_docstring, priority=100)

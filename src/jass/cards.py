@@ -191,6 +191,16 @@ class Card(int):
     def __format__(self, spec: str) -> str:
         return format(_CARD_NAMES[self], spec)
 
+    def _repr_svg_(self) -> str:
+        """The card as a picture, which notebooks show (see :func:`jass.svg.card`).
+
+        >>> 'data-card="JH"' in Card.parse("JH")._repr_svg_()
+        True
+        """
+        from jass import svg  # noqa: PLC0415 (svg sits above cards in the import order)
+
+        return svg.card(self)
+
 
 _SUITS: Final = tuple(Suit)
 _RANKS: Final = tuple(Rank)
@@ -544,6 +554,16 @@ for sum(sets))
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
+
+    def _repr_svg_(self) -> str:
+        """The cards as a picture, rows of nine, which notebooks show (see :func:`jass.svg.cards`).
+
+        >>> CardSet.parse("JH 9H AS")._repr_svg_().count('class="card"')
+        3
+        """
+        from jass import svg  # noqa: PLC0415 (svg sits above cards in the import order)
+
+        return svg.cards(self)
 
 
 _new: Final = int.__new__

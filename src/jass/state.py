@@ -1104,6 +1104,16 @@ class Game:
         parts.append(f"scores {self._scores[0]}:{self._scores[1]}")
         return f"<Game {', '.join(parts)}>"
 
+    def _repr_svg_(self) -> str:
+        """The table seen by the seat to move, which notebooks show (see :func:`jass.svg.table`).
+
+        >>> Game.new(seed=5).deal()._repr_svg_().count('class="seat"')
+        4
+        """
+        from jass import svg  # noqa: PLC0415 (svg sits above state in the import order)
+
+        return svg.table(self)
+
 
 class _Draft(Game):
     """A :class:`Game` under construction: plain attribute setting, then it becomes a Game."""

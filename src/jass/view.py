@@ -653,6 +653,17 @@ class PlayerView:
     def __reduce__(self) -> tuple[Any, ...]:
         return (PlayerView, (self._game, self.seat))
 
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it, which notebooks show (see :func:`jass.svg.table`).
+
+        >>> import jass
+        >>> jass.Game.new(seed=5).deal().view(1)._repr_svg_().count('class="card"')
+        9
+        """
+        from jass import svg  # noqa: PLC0415 (svg sits above view in the import order)
+
+        return svg.table(self)
+
 
 _set_seat: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["seat"].__set__
 _set_game: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_game"].__set__
