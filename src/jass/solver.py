@@ -28,6 +28,7 @@ proven bounds and the best card found so far when it cannot finish.
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -59,6 +60,9 @@ _CACHE_LIMIT: Final = 1_000_000
 #: From this many cards a hand, a solve runs on a fresh frame stack (a thread of its own).
 #: Shorter solves take too little time to pay for the thread.
 _FRESH_STACK_CARDS: Final = 6
+#: Whether to try a thread at all: Pyodide (emscripten) and WASI builds cannot start one,
+#: and every solve runs on the calling thread there.
+_THREADS = sys.platform not in ("emscripten", "wasi")
 #: Each suit's bit offset in a mask, and its number as placed in a class-table key.
 _SHIFTS: Final = tuple((9 * suit, suit << 18) for suit in range(4))
 #: Beyond any value.
@@ -340,7 +344,10 @@ class Solver:
         on every call across the edge (a solve was 60% slower from some stack depths). A new
         thread's stack starts at the beginning of a chunk, and the search fits in one. Starting
         the thread costs about 0.5 ms (caches on another core), so short solves stay put.
+        Where no thread can start (Pyodide, WASI) the search runs here: only slower, at times.
         """
+        if not _THREADS:
+            return search()
         box: list[tuple[int, int, int | None, bool] | BaseException] = []
 
         def run() -> None:
@@ -350,7 +357,12 @@ class Solver:
                 box.append(error)
 
         worker = threading.Thread(target=run, name="jass-solver", daemon=True)
-        worker.start()
+        try:
+            worker.start()
+        except RuntimeError:
+            # "can't start new thread": a build without threads, or a thread limit reached.
+            # The search is only one frame a trick deep, so the caller's stack is enough.
+            return search()
         try:
             worker.join()
         except BaseException:
