@@ -192,7 +192,8 @@ worker.onmessage = ({ data }) => {
     if (text) text.textContent = data.text;
     $("prompt").textContent = data.text;
   } else if (data.type === "ready") {
-    readyIn = data.seconds.pyodide + data.seconds.jass;
+    readyIn = Object.values(data.seconds).reduce((sum, s) => sum + s, 0);
+    setData("engineSeconds", JSON.stringify(data.seconds));
     setData("engine", `pyodide ${data.versions.pyodide}, jass ${data.versions.jass}`);
     showAbout();
   } else if (data.type === "error") {

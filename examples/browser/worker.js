@@ -35,17 +35,8 @@ async function fetchOk(url) {
   return response;
 }
 
-async function start() {
-  const seconds = {};
-  let since = performance.now();
-  say({ type: "loading", text: "Starting Python (Pyodide)…" });
-  const indexURL = new URL("pyodide/", self.location.href).href;
-  // packages: [] — Pyodide loads no package of its own, so nothing beyond indexURL is read.
-  const pyodide = await loadPyodide({ indexURL, packages: [] });
-  seconds.pyodide = elapsed(since);
-
-  since = performance.now();
-  say({ type: "loading", text: "Installing jass…" });
+// The wheels and jass_table.py, fetched while Pyodide starts.
+async function fetchFiles() {
   const manifest = await (await fetchOk("manifest.json")).json();
   const wheels = await Promise.all(
     manifest.wheels.map(async (name) => ({
@@ -53,13 +44,32 @@ async function start() {
       bytes: new Uint8Array(await (await fetchOk(`wheels/${name}`)).arrayBuffer()),
     })),
   );
-  installWheels(pyodide, wheels);
   const module = await (await fetchOk("jass_table.py")).text();
+  return { wheels, module };
+}
+
+async function start() {
+  const seconds = {};
+  let since = performance.now();
+  say({ type: "loading", text: "Starting Python (Pyodide)…" });
+  const files = fetchFiles();
+  files.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  const indexURL = new URL("pyodide/", self.location.href).href;
+  // packages: [] — Pyodide loads no package of its own, so nothing beyond indexURL is read.
+  const pyodide = await loadPyodide({ indexURL, packages: [] });
+  seconds.pyodide = elapsed(since);
+
+  since = performance.now();
+  say({ type: "loading", text: "Installing jass…" });
+  const { wheels, module } = await files;
+  installWheels(pyodide, wheels);
   pyodide.FS.writeFile("/home/pyodide/jass_table.py", module);
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
-  const jassTable = pyodide.pyimport("jass_table");
+  seconds.install = elapsed(since);
+  since = performance.now();
+  const jassTable = pyodide.pyimport("jass_table"); // imports jass: most of this step
   const jassVersion = pyodide.runPython("import jass; jass.__version__");
-  seconds.jass = elapsed(since);
+  seconds.import = elapsed(since);
   say({ type: "ready", seconds, versions: { pyodide: pyodide.version, jass: jassVersion } });
   return jassTable;
 }
