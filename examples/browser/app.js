@@ -174,6 +174,7 @@ function show(next) {
   setData("phase", next.result ? "OVER" : next.phase);
   setData("yourTurn", next.yourTurn);
   setData("moves", next.moves);
+  setData("computeMs", next.ms);
   setData("handNumber", next.handNumber);
   if (next.result) {
     const again = document.createElement("button");

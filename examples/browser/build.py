@@ -68,14 +68,17 @@ def jass_wheel(given: Path | None, dest: Path) -> Path:
     return found[0]
 
 
+def installed(name: str) -> str | None:
+    """The version of ``name`` installed here, or ``None``."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def dependency_wheels(dest: Path) -> list[Path]:
     """Download the dependencies' wheels: the versions installed here, else the newest."""
-    pins = []
-    for name in DEPENDENCIES:
-        try:
-            pins.append(f"{name}=={importlib.metadata.version(name)}")
-        except importlib.metadata.PackageNotFoundError:
-            pins.append(name)
+    pins = [f"{name}=={installed(name)}" if installed(name) else name for name in DEPENDENCIES]
     pip = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--no-deps"]
     run([*pip, "--dest", str(dest), *pins])
     wheels = sorted(p for p in dest.glob("*.whl") if not p.name.startswith("jass-"))

@@ -110,6 +110,7 @@ function snapshot(page) {
       phase: body.phase,
       yourTurn: body.yourTurn === "true",
       moves: Number(body.moves),
+      computeMs: Number(body.computeMs),
       hand: cards('#table g.hand[data-seat="0"] g.card').map((c) => c.card),
       legal: cards('#table g.hand[data-seat="0"] g.card.legal').map((c) => c.card),
       trick: cards("#table g.trick g.card"),
@@ -145,10 +146,15 @@ async function playHand(page) {
   let chose = false;
   let clicks = 0;
   let shot = false;
+  const computeMs = [];
   for (;;) {
     await waitForTurn(page);
     const now = await snapshot(page);
-    if (now.phase === "DEAL" || now.phase === "OVER") return { illegalTried, chose, clicks, shot };
+    computeMs.push(now.computeMs);
+    if (now.phase === "DEAL" || now.phase === "OVER") {
+      const move_ms = { mean: Math.round(computeMs.reduce((a, b) => a + b) / computeMs.length), max: Math.max(...computeMs) };
+      return { illegalTried, chose, clicks, shot, move_ms };
+    }
     if (now.phase === "CHOOSE") {
       const contracts = now.buttons.filter((b) => b.kind === "choose");
       check(contracts.length >= 4, `contract buttons offered (${JSON.stringify(now.buttons)})`);

@@ -230,11 +230,8 @@ class Table:
         view = self.game.view(HUMAN)
         self._offered = self._offer(view)
         your_turn = view.to_move == HUMAN or view.phase is Phase.DEAL
-        leader = view.trick_leader
-        trick = [
-            {"seat": (int(leader) + i) % 4, "card": str(c)}
-            for i, c in enumerate(view.trick if leader is not None else ())
-        ]
+        lead = 0 if view.trick_leader is None else int(view.trick_leader)
+        trick = [{"seat": (lead + i) % 4, "card": str(c)} for i, c in enumerate(view.trick)]
         log, self._log = self._log, []
         ruleset = view.ruleset
         return {
@@ -311,4 +308,4 @@ def self_check(seed: int = 1, ruleset: str = "SCHIEBER_1000") -> str:
 
 
 if __name__ == "__main__":
-    print(self_check(*(int(a) for a in sys.argv[1:2])))
+    print(self_check(int(sys.argv[1]) if len(sys.argv) > 1 else 1))

@@ -81,11 +81,14 @@ let table = null; // the jass_table.Table of the game in play
 let game = 0; // counts "new" messages, so that a new game stops the bots of the old one
 let delay = 600;
 
-// Call Python; its dict comes back as a plain object (None as undefined).
+// Call Python; its dict comes back as a plain object (None as undefined), with the
+// milliseconds the call took (the move, the view and the picture) as `ms`.
 function call(python) {
+  const since = performance.now();
   const proxy = python();
   try {
-    return proxy.toJs({ dict_converter: Object.fromEntries });
+    const state = proxy.toJs({ dict_converter: Object.fromEntries });
+    return { ...state, ms: Math.round(performance.now() - since) };
   } finally {
     proxy.destroy();
   }
