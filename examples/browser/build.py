@@ -5,7 +5,8 @@
 
 Run it with the Python of an environment where jass is installed (``pip install -e .``). It
 
-1. plays a game through jass_table.py under this Python, a bot in your seat (a quick check);
+1. runs the doctests of jass_table.py and plays a game through it under this Python, a bot
+   in your seat (a quick check of the page's Python);
 2. builds the jass wheel from this checkout (``pip wheel --no-deps``), or takes ``--wheel``;
 3. downloads the wheels of attrs and typing-extensions, at the versions installed here
    (``pip download --only-binary=:all: --no-deps``);
@@ -20,6 +21,7 @@ The site loads nothing from the network at run time. Uses only the standard libr
 from __future__ import annotations
 
 import argparse
+import doctest
 import hashlib
 import importlib.metadata
 import json
@@ -129,7 +131,10 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     import jass_table  # noqa: PLC0415  (the page's Python, from this folder)
 
-    print("check:", jass_table.self_check(seed=1))
+    failed, tried = doctest.testmod(jass_table)
+    if failed:
+        sys.exit(f"jass_table.py: {failed} of {tried} doctests failed")
+    print(f"check: {tried} doctests of jass_table.py;", jass_table.self_check(seed=1))
     with tempfile.TemporaryDirectory() as tmp:
         wheel = jass_wheel(args.wheel, Path(tmp))
         wheels = [wheel, *dependency_wheels(Path(tmp) / "deps")]
