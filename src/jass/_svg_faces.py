@@ -247,22 +247,23 @@ def face(
     _corner(turned, label, style)
     rank = card.rank
     if rank is Rank.ACE:
-        pip(group, style, 15, 30, 34)
+        pip(group, style, 15, 30, 30)
     elif rank in (Rank.JACK, Rank.QUEEN, Rank.KING) or (pairing is not None and rank is Rank.TEN):
-        frame = {"x": "16", "y": "24", "width": "28", "height": "42", "rx": "3"}
+        frame = {"x": "18.5", "y": "24", "width": "23", "height": "42", "rx": "3"}
         SubElement(group, "rect", frame | {"fill": style.tint, "stroke": style.ink})
         if rank is Rank.TEN:  # the Swiss Banner: a flag on a pole
-            SubElement(group, "path", {"d": "M21 28V62", "stroke": style.ink, "stroke-width": "2"})
-            flag = {"d": "M22 29H40V45H22Z", "fill": "#ffffff", "stroke": style.ink}
+            pole = {"d": "M22.5 28V62", "stroke": style.ink, "stroke-width": "2"}
+            SubElement(group, "path", pole)
+            flag = {"d": "M23.5 29H40V44H23.5Z", "fill": "#ffffff", "stroke": style.ink}
             SubElement(group, "path", flag)
-            pip(group, style, 24.5, 30.5, 13)
+            pip(group, style, 25.5, 30.5, 12.5)
         else:
             big = {"x": "30", "y": "50", "font-size": "20", "font-weight": "bold"}
             letter = SubElement(group, "text", big | {"fill": style.ink, "text-anchor": "middle"})
             letter.text = label
-            pip(group, style, 23, 52, 14)
+            pip(group, style, 23.5, 52, 13)
     else:
-        pip(group, style, 17, 32, 26)
+        pip(group, style, 18, 33, 24)
     return group
 
 
