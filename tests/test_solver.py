@@ -17,7 +17,10 @@ Weis and Stöck are off throughout: the solver values card play only.
 
 from __future__ import annotations
 
+import inspect
 import random
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -37,6 +40,7 @@ from jass import (
     legal_cards,
     rules,
 )
+from jass import solver as solver_module
 from jass.rules import UndertrumpRule
 from jass.solver import Solution, Solver, solve
 from tests.helpers import deal_in_playing_order
@@ -767,3 +771,66 @@ def test_long_solves_run_on_a_fresh_stack_and_stop_on_an_interrupt(
     )
     assert result.exact
     assert threading.active_count() == before
+
+
+def refuse_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make every thread start fail as it does under Pyodide; the names of those tried."""
+    tried: list[str] = []
+
+    def refuse(thread: threading.Thread) -> None:
+        tried.append(thread.name)
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    return tried
+
+
+def test_where_no_thread_starts_deep_solves_run_on_the_calling_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pyodide cannot start a thread: a solve from six cards a hand or more then searches on
+    the calling thread and answers exactly as on its own thread (nine tricks on a node budget,
+    seven exactly, seven mid-trick), in few frames."""
+    positions = [
+        (endgame(7100, HEARTS, VARIANTS["SAME_AS_MATCH"], 36), 30_000),
+        (endgame(7100, HEARTS, VARIANTS["SAME_AS_MATCH"], 28), None),
+        (endgame(7101, OBENABE, VARIANTS["DOUBLE_MATCH"], 25), None),
+    ]
+    threaded = [solve(game, node_limit=budget) for game, budget in positions]
+    assert [solution.exact for solution in threaded] == [False, True, True]
+    tried = refuse_threads(monkeypatch)
+    before = threading.active_count()
+    # The search is one frame a trick deep: it fits the caller's stack with room to spare.
+    depth = len(inspect.stack(0))
+    recursion_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 40)
+    try:
+        alone = [solve(game, node_limit=budget) for game, budget in positions]
+    finally:
+        sys.setrecursionlimit(recursion_limit)
+    assert tried == ["jass-solver"] * 3
+    assert threading.active_count() == before
+    assert alone == threaded
+    for (game, _), solution in zip(positions, alone, strict=True):
+        assert solution.best in game.legal_moves()
+
+
+def test_on_a_platform_without_threads_no_thread_is_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = endgame(7102, HEARTS, VARIANTS["SAME_AS_MATCH"], 24)
+    threaded = solve(game)
+    tried = refuse_threads(monkeypatch)
+    monkeypatch.setattr(solver_module, "_THREADS", False)
+    assert solve(game) == threaded
+    assert tried == []
+
+
+@pytest.mark.parametrize("platform", ["emscripten", "wasi"])
+def test_pyodide_and_wasi_are_known_to_have_no_threads(platform: str) -> None:
+    """Under Pyodide ``sys.platform`` is "emscripten" (and "wasi" under WASI): the solver
+    never tries a thread there. A fresh interpreter imports it as if it ran there."""
+    code = "import sys; sys.platform = {!r}; import jass.solver; print(jass.solver._THREADS)"
+    for name, expected in ((platform, "False"), ("linux", "True")):
+        done = subprocess.run(
+            [sys.executable, "-c", code.format(name)], capture_output=True, text=True, check=True
+        )
+        assert done.stdout.strip() == expected

@@ -47,6 +47,16 @@ net.Socket.prototype.connect = function refuse(...args) {
   throw new Error(`offline: connect(${where}) refused`);
 };
 
+// An error's message only: Node would print the minified line of pyodide.asm.js it came from.
+process.on("uncaughtException", (error) => {
+  process.stderr.write(`${error?.message ?? error}\n`);
+  process.exit(1);
+});
+process.on("unhandledRejection", (error) => {
+  process.stderr.write(`${error?.message ?? error}\n`);
+  process.exit(1);
+});
+
 const args = parseArgs(process.argv.slice(2));
 const seconds = {};
 let started = performance.now();
