@@ -3,7 +3,7 @@
 // engine in worker.js, built from what seat 0 may see.
 //
 // URL parameters: ?seed=N (the deal; random by default), ?delay=MS (pause before each bot
-// move, 700 by default), ?rules=SCHIEBER_1000|SCHIEBER|BEGINNER|TOURNAMENT_12, ?swiss=1.
+// move, 700 by default), ?rules=SCHIEBER_1000|SCHIEBER|BEGINNER|TOURNAMENT_12|JASSKIT, ?swiss=1.
 "use strict";
 
 const params = new URLSearchParams(location.search);

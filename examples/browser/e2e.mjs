@@ -13,9 +13,11 @@
 //   - a click on a card that is not legal does nothing: same hand, same trick, no move;
 //   - at the hand's end the card points add up to 157, or 257 with the match bonus, and the
 //     panel, its data attributes, the table picture and the tricks of the log agree;
-//   - the next hand is dealt.
+//   - the next hand is dealt;
+//   - a one-hand game (?rules=JASSKIT) ends with "Game over", scores adding up to 157, and a
+//     New game button that starts a new game; the second visit's ready time is recorded too.
 // Artifacts in --artifacts (default examples/browser/build): screenshot.png (mid-hand),
-// hand-end.png and e2e.json (timings and checks).
+// hand-end.png, game-over.png and e2e.json (timings and checks).
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -141,7 +143,7 @@ async function waitForTurn(page) {
   );
 }
 
-async function playHand(page) {
+async function playHand(page, { screenshot = true, illegalTries = 3 } = {}) {
   let illegalTried = 0;
   let chose = false;
   let clicks = 0;
@@ -165,7 +167,7 @@ async function playHand(page) {
     }
     check(now.legal.length > 0, `legal cards marked on the player's turn (${now.hand})`);
     const illegal = now.hand.filter((card) => !now.legal.includes(card));
-    if (illegal.length && illegalTried < 3) {
+    if (illegal.length && illegalTried < illegalTries) {
       // A card that may not be played: the click must change nothing.
       await page.locator(`#table g.hand[data-seat="0"] g.card[data-card="${illegal[0]}"]`).click();
       await sleep(400);
@@ -192,7 +194,7 @@ async function playHand(page) {
       `${card} left the hand`,
     );
     check(closedHand || inTrick || inLast, `${card} lies in the trick in front of seat 0`);
-    if (clicks >= 4 && !shot) {
+    if (screenshot && clicks >= 4 && !shot) {
       // Mid-hand, on a turn with cards in the trick: the picture the CI artifact shows.
       await waitForTurn(page);
       if ((await snapshot(page)).trick.length >= 2) {
@@ -305,6 +307,33 @@ async function main() {
     );
     check(true, "the next hand is dealt");
     check(end.error === null, `no error shown (${end.error})`);
+
+    // A second visit, the files cached: a one-hand game (JASSKIT) played to its end.
+    since = performance.now();
+    await page.goto(`${server.origin}/?seed=${options.seed}&delay=20&rules=JASSKIT`);
+    await page.waitForSelector("#table svg", { timeout: 120_000 });
+    lap("ready_again_ms", since);
+    const quick = await playHand(page, { screenshot: false, illegalTries: 0 });
+    check(quick.clicks === 9, `the one-hand game took nine clicks (${quick.clicks})`);
+    await page.screenshot({ path: path.join(options.artifacts, "game-over.png") });
+    const over = await page.evaluate(() => ({
+      phase: document.body.dataset.phase,
+      prompt: document.getElementById("prompt").textContent,
+      buttons: [...document.querySelectorAll("#actions button")].map((b) => b.textContent),
+      us: Number(document.getElementById("score-us").textContent),
+      them: Number(document.getElementById("score-them").textContent),
+    }));
+    check(over.phase === "OVER" && over.prompt.startsWith("Game over"), `game over shown (${over.prompt})`);
+    // One hand, card points only, single count: the two scores are the hand's 157.
+    check(over.us + over.them === 157, `the one-hand game's scores add up to 157 (${over.us}, ${over.them})`);
+    check(JSON.stringify(over.buttons) === '["New game"]', `a New game button (${over.buttons})`);
+    await page.locator("#actions button", { hasText: "New game" }).click();
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.moves === "0" &&
+        document.querySelectorAll('#table g.hand[data-seat="0"] g.card').length === 9,
+    );
+    check(true, "New game deals a new game");
 
     check(attempted.length === 0, `no request left the local server (${attempted.join(", ")})`);
     check(pageErrors.length === 0, `no error in the page (${pageErrors.join(" | ")})`);

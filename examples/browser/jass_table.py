@@ -21,7 +21,7 @@ from jass.svg import table
 
 HUMAN = Seat(0)
 #: The rule sets the page offers, by preset name.
-RULESETS = ("SCHIEBER_1000", "SCHIEBER", "BEGINNER", "TOURNAMENT_12")
+RULESETS = ("SCHIEBER_1000", "SCHIEBER", "BEGINNER", "TOURNAMENT_12", "JASSKIT")
 #: What a view calls each seat, by (seat - 0) % 4: the names jass.svg.table writes too.
 NAMES = ("You", "Right", "Partner", "Left")
 SYMBOLS = {"SPADES": "♠", "HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣"}
@@ -30,6 +30,17 @@ SYMBOLS = {"SPADES": "♠", "HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣"}
 def _team_pair(pair: tuple[int, int]) -> dict[str, int]:
     """A per-team pair as the page reads it: seat 0's team is "us"."""
     return {"us": pair[0], "them": pair[1]}
+
+
+def _goal(hands: int | None, target: int) -> str:
+    """How the game ends, as the page says it after "Playing": "to 1000 points", "12 hands".
+
+    >>> _goal(None, 1000), _goal(1, 2500), _goal(12, 2500)
+    ('to 1000 points', 'one hand', '12 hands')
+    """
+    if hands is None:
+        return f"to {target} points"
+    return "one hand" if hands == 1 else f"{hands} hands"
 
 
 class Table:
@@ -248,7 +259,7 @@ class Table:
             "trick": trick,
             "contract": None if view.contract is None else self._contract(view.contract, view),
             "scores": _team_pair(view.scores),
-            "target": f"{ruleset.hands} hands" if ruleset.hands else str(ruleset.target),
+            "target": _goal(ruleset.hands, ruleset.target),
             "weis": [
                 {"seat": int(s), "name": NAMES[int(s)], "text": str(w), "points": w.points}
                 for s, w in view.shown_weis
