@@ -427,3 +427,11 @@ def test_repr_svg_of_game_view_card_and_card_set() -> None:
     assert isinstance(picture, svg.Picture)
     assert picture._repr_svg_() == str(picture)
     assert isinstance(view, PlayerView)
+
+
+def test_the_number_of_hands_is_said_in_good_english() -> None:
+    one = jass.svg.table(jass.Game.new(jass.rules.JASSKIT, seed=1).deal())
+    twelve = jass.svg.table(jass.Game.new(jass.rules.TOURNAMENT_12, seed=1).deal())
+    assert "one hand" in one
+    assert "1 hands" not in one
+    assert "12 hands" in twelve

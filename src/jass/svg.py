@@ -374,7 +374,11 @@ class _Table:
         line = " · ".join(f"{self.team(t)}: {scores[t]}" for t in self.teams)
         _text(group, _WIDTH - 18, 27, line, 18, anchor="end", bold=True)
         ruleset = view.ruleset
-        goal = f"{ruleset.hands} hands" if ruleset.hands is not None else f"to {ruleset.target}"
+        hands = ruleset.hands
+        if hands is None:
+            goal = f"to {ruleset.target}"
+        else:
+            goal = "one hand" if hands == 1 else f"{hands} hands"
         if contract is not None and view.phase is not Phase.DEAL:
             points = view.hand_points
             goal = f"card points {points[self.teams[0]]} : {points[self.teams[1]]} · {goal}"
