@@ -112,7 +112,7 @@ def test_play_a_whole_game_from_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("zz\n" + numbers(2000)))
-    assert main(["play", "--seed", "3", "--rules", "schieber_1000"]) == 0
+    assert main(["play", "--bots", "rule", "--seed", "3", "--rules", "schieber_1000"]) == 0
     out = capsys.readouterr().out
     assert "You and your partner play against right and left" in out
     assert "Your hand (* = may be played):" in out
@@ -125,10 +125,10 @@ def test_play_quits_on_q_and_on_end_of_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
-    assert main(["play", "--seed", "1"]) == 0
+    assert main(["play", "--bots", "rule", "--seed", "1"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("bye")
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["play", "--seed", "1", "--swiss"]) == 0
+    assert main(["play", "--bots", "rule", "--seed", "1", "--swiss"]) == 0
     assert "bye" in capsys.readouterr().out
 
 
@@ -138,7 +138,7 @@ def test_play_offers_contracts_by_number_or_name(
     # Find a seed where seat 0 is forehand and must choose.
     seed = next(s for s in range(100) if Game.new(rules.SCHIEBER, seed=s).deal().to_move == Seat(0))
     monkeypatch.setattr("sys.stdin", io.StringIO("misere\nobenabe\nq\nn\n"))
-    assert main(["play", "--seed", str(seed)]) == 0
+    assert main(["play", "--bots", "rule", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
     assert "[1] Trumpf Schaufel ×2" in out
     assert "Misère is not allowed by these rules" in out

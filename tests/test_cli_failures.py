@@ -64,7 +64,7 @@ def test_a_reader_that_leaves_early_ends_the_output_quietly() -> None:
 
 def test_ctrl_c_at_a_prompt_ends_the_game_quietly() -> None:
     process = subprocess.Popen(
-        [*JASS, "play", "--seed", "1"],
+        [*JASS, "play", "--bots", "rule", "--seed", "1"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -74,7 +74,7 @@ def _play(terminal: Terminal) -> tuple[str, str, str]:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_a_terminal_shows_suits_in_colour() -> None:
-    choose, card, seen = _play(Terminal("play", "--seed", SEED))
+    choose, card, seen = _play(Terminal("play", "--bots", "rule", "--seed", SEED))
     assert "\x1b[31mA\x1b[0m" in choose  # ♥A in red, before the contract (no marks)
     assert "Us (you + partner) \x1b[1m0\x1b[0m · Them (right + left) \x1b[1m0\x1b[0m" in choose
     assert "\x1b[1mTrumpf " in card  # the contract in bold
@@ -85,8 +85,8 @@ def test_a_terminal_shows_suits_in_colour() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_no_color_turns_colour_off_and_never_beats_the_terminal() -> None:
     for terminal in (
-        Terminal("play", "--seed", SEED, NO_COLOR="1"),
-        Terminal("play", "--seed", SEED, "--color", "never"),
+        Terminal("play", "--bots", "rule", "--seed", SEED, NO_COLOR="1"),
+        Terminal("play", "--bots", "rule", "--seed", SEED, "--color", "never"),
     ):
         _, card, seen = _play(terminal)
         assert "\x1b[" not in seen
@@ -96,7 +96,7 @@ def test_no_color_turns_colour_off_and_never_beats_the_terminal() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_swiss_suits_have_their_own_colours_on_a_terminal() -> None:
-    choose, _, _ = _play(Terminal("play", "--seed", SEED, "--swiss"))
+    choose, _, _ = _play(Terminal("play", "--bots", "rule", "--seed", SEED, "--swiss"))
     # Rosen red, Eicheln green, Schellen yellow, Schilten blue (SWISSLOS: ♥ ♦ ♣ ♠).
     assert "\x1b[31mAss\x1b[0m" in choose  # Rosen Ass
     assert "\x1b[32mAss\x1b[0m" in choose  # Eicheln Ass

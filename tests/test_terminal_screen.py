@@ -313,7 +313,7 @@ def test_weis_stoeck_match_and_the_hands_score_are_told() -> None:
         "  trick 9: you ♥A · right ♠A · partner ♦A · left ♣A → you take 49",
         "Hand 1 score: card points us 157, them 0; Weis us 600, them 0; Stöck us 20, them 0; "
         "Match us 100, them 0; ×1",
-        "  Match! your team took all nine tricks",
+        "  Match! your team took all nine tricks: +100 bonus on top of the card points, all ×1",
         "  this hand us +877, them +0; totals us 877, them 0",
     ]
     told = events(game, actions, Names("SWISSLOS", symbols=False), Labels())

@@ -30,8 +30,8 @@ from functools import partial
 from pathlib import Path
 
 from jass._version import __version__
-from jass.actions import Action, Play
-from jass.bots import MonteCarloBot, RandomBot, RuleBot
+from jass.actions import Action
+from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
@@ -47,6 +47,30 @@ __all__ = ["main", "narrate"]
 
 _COMMANDS = ("watch", "play", "replay", "rules", "simulate", "serve")
 _BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
+#: The table's bots in ``play`` and ``watch``: a Monte Carlo budget a player will not notice
+#: (128 deals sampled, at most half a second: about 0.2 s a card on two cores).
+_TABLE_SAMPLES = 128
+_TABLE_SECONDS = 0.5
+_BOT_WORDS = {
+    "montecarlo": "Monte Carlo bots (128 sampled deals, at most 0.5 s a card)",
+    "rule": "rule bots",
+    "random": "random bots",
+}
+
+
+def table_bot(kind: str, seed: int) -> Bot:
+    """A bot of ``kind`` (``rule``, ``random`` or ``montecarlo``) for a seat of ``play``/``watch``.
+
+    >>> type(table_bot("montecarlo", 1)).__name__, table_bot("montecarlo", 1).samples
+    ('MonteCarloBot', 128)
+    """
+    if kind == "montecarlo":
+        return MonteCarloBot(seed, samples=_TABLE_SAMPLES, time_limit=_TABLE_SECONDS)
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "rule":
+        return RuleBot(seed)
+    raise InvalidInputError(f"no bot is called {kind!r}: choose rule, random or montecarlo")
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -54,8 +78,8 @@ def _watch(args: argparse.Namespace) -> int:
     game = Game.new(ruleset, seed=args.seed)
     swiss = ruleset.suit_pairing if args.swiss else None
     print(f"jass {__version__}: Schieber, rules {preset_name(ruleset)}, seed {args.seed}")
-    rng = random.Random(args.seed)
-    bots = [RuleBot(seat) for seat in range(4)]
+    print(f"Playing: four {_BOT_WORDS[args.bots]}")
+    bots = [table_bot(args.bots, args.seed * 4 + seat) for seat in range(4)]
     hands = 0
     while not game.is_over and (args.hands <= 0 or hands < args.hands):
         before = game
@@ -64,10 +88,7 @@ def _watch(args: argparse.Namespace) -> int:
         while game.phase in (Phase.CHOOSE, Phase.PLAY):
             seat = game.to_move
             assert seat is not None  # noqa: S101
-            if game.phase is Phase.PLAY:  # random cards, so that every seed shows another game
-                action: Action = Play(rng.choice(game.legal_moves().cards()))
-            else:
-                action = bots[seat].choose_action(game.view(seat))
+            action: Action = bots[seat].choose_action(game.view(seat))
             before, game = game, game.apply(action)
             narrate(before, action, game, swiss)
         hands += 1
@@ -94,11 +115,12 @@ def _play(args: argparse.Namespace) -> int:
     )
     TerminalGame(
         game,
-        {seat: RuleBot(seat) for seat in (1, 2, 3)},
+        {seat: table_bot(args.bots, seed * 4 + seat) for seat in (1, 2, 3)},
         names=Names(ruleset.suit_pairing if args.swiss else None, symbols=symbols),
         style=Style(color),
         save=args.save,
         echo=not _isatty(sys.stdin),  # answers from a pipe: show them in the transcript
+        bots_label=_BOT_WORDS[args.bots],
     ).run()
     return 0
 
@@ -317,18 +339,43 @@ def _seconds(text: str) -> float:
     return value
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Shows each option's default, unless there is none or its help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="jass", description="Schieber, the Swiss card game: watch, replay, rules."
+        prog="jass",
+        description="Schieber, the Swiss card game: watch bots, play them, replay, simulate "
+        "matches and serve bots. Without a command, `jass` watches (`jass watch`).",
     )
     parser.add_argument("--version", action="version", version=f"jass {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(
+        dest="command", required=True, title="commands", metavar="COMMAND"
+    )
     watch = commands.add_parser("watch", help="bots play a seeded hand or game (the default)")
     watch.add_argument("--seed", type=int, default=7, help="seed for the deal and the bots")
     watch.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
     watch.add_argument(
         "--hands", type=_count(0), default=1, help="hands to play (0: the whole game)"
     )
+    watch.add_argument(
+        "--bots", choices=sorted(_BOT_WORDS), default="rule",
+        help="the four bots: rule, random, or montecarlo (about 0.2 s a card)",
+    )  # fmt: skip
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     play = commands.add_parser(
@@ -339,6 +386,11 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=None, help="seed of the deals (default: a new one, shown)"
     )
     play.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
+    play.add_argument(
+        "--bots", choices=sorted(_BOT_WORDS), default="montecarlo",
+        help="your partner and opponents: montecarlo (128 sampled deals, at most 0.5 s a "
+        "card), rule (instant) or random",
+    )  # fmt: skip
     play.add_argument(
         "--option", action="append", metavar="NAME=VALUE",
         help="change one rule option (repeatable), e.g. weis_declaration=MANUAL; "
@@ -364,12 +416,17 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list the presets and the options")
     rules.add_argument("--preset", help="show every option of one preset")
     simulate = commands.add_parser("simulate", help="a duplicate match between two bots")
-    simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule")
-    simulate.add_argument("--team-b", choices=sorted(_BOTS), default="random")
+    simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule", help="team A's bots")
+    simulate.add_argument("--team-b", choices=sorted(_BOTS), default="random", help="team B's bots")
     simulate.add_argument("--deals", type=_count(1), default=100, help="deals, each played twice")
-    simulate.add_argument("--mode", choices=("hands", "games"), default="hands")
+    simulate.add_argument(
+        "--mode",
+        choices=("hands", "games"),
+        default="hands",
+        help="play single hands or whole games",
+    )
     simulate.add_argument("--rules", default="SCHIEBER", help="preset name")
-    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
     simulate.add_argument(
         "--samples", type=_count(1), default=8, help="MonteCarloBot deals per card"
     )
@@ -391,6 +448,8 @@ def _parser() -> argparse.ArgumentParser:
         "--strict", action="store_true",
         help="refuse (400) other players' undertrumps that only jass-kit's issue #10 allows",
     )  # fmt: skip
+    for command in commands.choices.values():
+        command.formatter_class = _HelpFormatter
     return parser
 
 

@@ -426,7 +426,7 @@ class MatchResult:
         what = f"{self.deals} {kind}deal{'s' if self.deals != 1 else ''}"
         played = f"{plays} {unit}{'s' if plays != 1 else ''}"
         if self.mode == "games":
-            played += f", {self.hands_played} hands"
+            played += f", {self.hands_played} hand{'s' if self.hands_played != 1 else ''}"
         points, rate = self.points, self.win_rate
         wins_of = {"hands": "pairs" if self.duplicate else "hands", "games": "games"}[self.mode]
         won, drawn, lost = self.record

@@ -296,6 +296,11 @@ def describe(
     elif isinstance(action, Choose) and mover is not None:
         words = names.contract(action.contract, after.ruleset)
         lines.append(f"  {labels.does(mover, 'chooses')} {words}")
+        if action.contract is Contract.MISERE:
+            lines.append(
+                "  Misère: take as few card points as you can; each team scores the card points"
+                " its opponents took, ×1, with no match bonus; Weis count as usual"
+            )
     elif isinstance(action, Thank):
         lines.append(
             f"  {labels.side(action.team)} thanks (bedankt sich): it says it has reached the target"
@@ -358,7 +363,12 @@ def _hand_score_lines(game: Game, names: Names, labels: Labels) -> list[str]:
             parts.append(f"{word} {labels.teams(pair)}")
     lines = [f"Hand {number} score: " + "; ".join(parts) + f"; {names.times(score.multiplier)}"]
     if score.match is not None:
-        lines.append(f"  Match! {labels.side(score.match)} took all nine tricks")
+        bonus = max(score.bonus)
+        extra = f": +{bonus} bonus on top of the card points" if bonus else ""
+        lines.append(
+            f"  Match! {labels.side(score.match)} took all nine tricks{extra},"
+            f" all {names.times(score.multiplier)}"
+        )
     if score.contract is Contract.MISERE:
         lines.append("  Misère: each team scores the points its opponents took")
     lines.append(

@@ -94,9 +94,11 @@ class TerminalGame:
         save: str | Path | None = None,
         echo: bool = False,
         seat: Seat | int = Seat.S0,
+        bots_label: str | None = None,
     ) -> None:
-        """Set up the game; :meth:`run` plays it."""
+        """Set up the game; :meth:`run` plays it (``bots_label`` says who the bots are)."""
         self.game = game
+        self.bots_label = bots_label
         self.seat = Seat(seat)
         missing = [s for s in Seat if s != self.seat and s not in bots]
         if missing:
@@ -150,14 +152,23 @@ class TerminalGame:
         game = self.game
         rules = game.ruleset
         name = preset_name(rules) or _described(rules)
-        goal = f"{rules.hands} hands" if rules.hands is not None else f"target {rules.target}"
+        hands = rules.hands
+        goal = (
+            f"target {rules.target}"
+            if hands is None
+            else "one hand"
+            if hands == 1
+            else f"{hands} hands"
+        )
         self._say(
             f"jass {__version__} · Schieber against three bots · rules {name} ({goal}) · "
             f"seed {game.seed}",
             f"  (jass play --seed {game.seed} deals the same cards again)",
             "You and your partner play against right and left; play goes to the right.",
-            "Answer with a number or a name. ? shows help, q quits.",
         )
+        if self.bots_label:
+            self._say(f"Your partner and your opponents are {self.bots_label}.")
+        self._say("Answer with a number or a name. ? shows help, q quits.")
 
     def _apply_deal(self) -> None:
         self.game = self.game.deal()
