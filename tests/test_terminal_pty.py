@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import re
 import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
+
+import jass.records
+from jass import DeclareWeis, Shove, Thank
 
 pty = pytest.importorskip("pty", reason="pseudo-terminals are POSIX only")
 
@@ -102,3 +107,94 @@ def test_swiss_suits_have_their_own_colours_on_a_terminal() -> None:
     assert "\x1b[32mAss\x1b[0m" in choose  # Eicheln Ass
     assert "\x1b[33mAss\x1b[0m" in choose  # Schellen Ass
     assert "\x1b[34mBanner\x1b[0m" in choose  # Schilten Banner
+
+
+def _first_playable(screen: str) -> str:
+    """The number of the first card marked playable on the last hand shown."""
+    hand = screen.rsplit("Your hand", 1)[1]
+    found = re.search(r"\[(\d+)\] [^\s\[]+\*", hand)
+    assert found is not None, hand
+    return found.group(1)
+
+
+def _not_playable(screen: str) -> str | None:
+    """The number of a card in hand that may not be played now, if any."""
+    hand = screen.rsplit("Your hand", 1)[1]
+    if "*" not in hand:  # a hand drawn without the marks (before a Weis question)
+        return None
+    found = re.search(r"\[(\d+)\] [^\s\[*]+(?=\s|$)", hand)
+    return found.group(1) if found else None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
+def test_a_whole_hand_as_a_person_plays_it(tmp_path: Path) -> None:
+    # Seed 26: seat 0 is forehand and holds 6-7-8 of clubs (a Dreiblatt).
+    record = tmp_path / "game.json"
+    terminal = Terminal(
+        "play", "--bots", "rule", "--seed", "26", "--color", "never",
+        "--option", "weis_declaration=MANUAL", "--save", str(record),
+    )  # fmt: skip
+    screen = terminal.read_until("Trumpf? ")
+    assert "Us (you + partner) 0 · Them (right + left) 0 · target 2500" in screen
+    for bad, says in (
+        ("s", "too short to be sure"),
+        ("99", "choose a number from 1 to 7"),
+        ("", ""),
+    ):
+        terminal.type(bad)
+        answer = terminal.read_until("Trumpf? ")
+        assert says in answer
+    terminal.type("schiebe")
+    screen = terminal.read_until("Declare which? ")
+    assert "partner chooses" in screen  # the shove went to the partner, who chose
+    assert "Dreiblatt" in screen
+    terminal.type("7")
+    assert "give numbers from 1 to" in terminal.read_until("Declare which? ")
+    terminal.type("all")
+    screen = terminal.read_until("Your card? ")
+    assert "you declare Dreiblatt" in screen
+    for bad, says in (
+        ("banana", "is not a card"),
+        ("99", "choose a card number from 1 to 9"),
+        ("KS", "is not in your hand"),
+    ):
+        terminal.type(bad)
+        assert says in terminal.read_until("Your card? ")
+    refused = 0
+    for cards in range(9):
+        illegal = _not_playable(terminal.seen)  # the last hand drawn
+        if cards and illegal is not None and not refused:  # once: a held card the rules refuse
+            terminal.type(illegal)
+            answer = terminal.read_until("Your card? ")
+            assert "is not allowed" in answer
+            assert "you may play" in answer
+            refused += 1
+        terminal.type(_first_playable(terminal.seen))
+        if cards < 8:
+            terminal.read_until("Your card? ")
+    assert refused == 1
+    screen = terminal.read_until("? ")  # the next question, in hand 2
+    assert "Hand 1 score:" in screen
+    assert "this hand us +" in screen
+    terminal.type("bedanke")
+    explained = terminal.read_until("Thank now? [y/n] ")
+    assert "target" in explained
+    terminal.type("y")
+    end = terminal.read_until("replay it with")
+    assert "Game over" in end
+    assert "a team thanked without having reached the target" in end
+    assert f"Saved the game to {record}" in end
+    assert terminal.finish() == 0
+    assert "Traceback" not in terminal.seen
+    game = jass.records.loads(record.read_text(encoding="utf-8"))
+    assert game.is_over
+    assert len(game.hand_results) == 1
+    assert any(isinstance(a, DeclareWeis) and a.weis for a in game.history)
+    assert any(isinstance(a, Shove) for a in game.history)
+    assert any(isinstance(a, Thank) for a in game.history)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "jass", "replay", str(record)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert replayed.returncode == 0, replayed.stderr
+    assert "thank" in replayed.stdout.lower()
