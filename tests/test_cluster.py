@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +33,7 @@ import pytest
 from jass import InvalidInputError, JassError, PlayerView, play_match
 from jass.actions import Action
 from jass.bots import Bot, RandomBot, RuleBot, play_hand
+from jass.errors import MissingDependencyError
 from jass.executors import RayExecutor
 from jass.matches import MatchResult, bot_seed, deal_seed
 from jass.rules import SCHIEBER
@@ -283,6 +286,29 @@ def test_the_reference_deals_replay_from_the_seeds() -> None:
     assert serial(KillOnce(-1, None), 6) == expected
 
 
+def test_ray_executor_needs_ray_and_imports_it_only_when_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code = "import sys, jass, jass.executors; print('ray' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "False"
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    with pytest.raises(MissingDependencyError, match=r"RayExecutor needs Ray.*jass\[cluster\]"):
+        RayExecutor()
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [({"num_cpus": -1}, "cannot be negative"), ({"cpus": 1}, "Invalid option keyword cpus")],
+)
+def test_ray_executor_refuses_options_ray_refuses(options: dict[str, Any], reason: str) -> None:
+    pytest.importorskip("ray")
+    with pytest.raises(InvalidInputError, match=f"Ray refuses the task options .*{reason}"):
+        RayExecutor(**options)
+
+
 # --- Dask --------------------------------------------------------------------------------
 
 N = 30
@@ -512,3 +538,20 @@ def test_ray_executor_cancels_and_shuts_down(ray_instance: Any) -> None:
     executor.shutdown(wait=True)
     with pytest.raises(RuntimeError, match="after shutdown"):
         executor.submit(pow, 2, 3)
+
+
+@pytest.mark.cluster
+def test_the_cluster_benchmark_runs(tmp_path: Path) -> None:
+    # In its own process: it starts (and stops) its own Dask cluster and Ray instance.
+    script = Path(__file__).parents[1] / "benchmarks" / "bench_cluster.py"
+    args = ["--deals", "6", "--chunk-size", "2", "--repeat", "1"]
+    out = subprocess.run(
+        [sys.executable, str(script), *args],
+        check=False, capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("6 duplicate deals per match (12 hands), chunks of 2 deals")
+    assert [line.split("  ")[0] for line in lines[2:]] == [
+        "serial", "process pool, 2 workers", "Dask LocalCluster, 2 workers", "Ray, 2 workers",
+    ]  # fmt: skip
