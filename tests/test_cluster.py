@@ -309,6 +309,24 @@ def test_ray_executor_refuses_options_ray_refuses(options: dict[str, Any], reaso
         RayExecutor(**options)
 
 
+@pytest.mark.cluster
+def test_the_cluster_benchmark_runs(tmp_path: Path) -> None:
+    # In its own process: it starts (and stops) its own Dask cluster and Ray instance. It
+    # runs before the fixtures below start theirs, to have the machine to itself.
+    script = Path(__file__).parents[1] / "benchmarks" / "bench_cluster.py"
+    args = ["--deals", "6", "--chunk-size", "2", "--repeat", "1"]
+    out = subprocess.run(
+        [sys.executable, str(script), *args],
+        check=False, capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("6 duplicate deals per match (12 hands), chunks of 2 deals")
+    assert [line.split("  ")[0] for line in lines[2:]] == [
+        "serial", "process pool, 2 workers", "Dask LocalCluster, 2 workers", "Ray, 2 workers",
+    ]  # fmt: skip
+
+
 # --- Dask --------------------------------------------------------------------------------
 
 N = 30
@@ -456,15 +474,16 @@ def test_dask_killed_worker_errors_are_retried_by_play_match(tmp_path: Path) -> 
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[Any]:
     """A local Ray instance of two CPUs, shut down after the module."""
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no reporting home from tests
     ray = pytest.importorskip("ray")
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-        configure_logging=False,
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_USAGE_STATS_ENABLED", "0")  # no reporting home from tests
+        ray.init(
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+            configure_logging=False,
+        )
     try:
         yield ray
     finally:
@@ -539,19 +558,3 @@ def test_ray_executor_cancels_and_shuts_down(ray_instance: Any) -> None:
     with pytest.raises(RuntimeError, match="after shutdown"):
         executor.submit(pow, 2, 3)
 
-
-@pytest.mark.cluster
-def test_the_cluster_benchmark_runs(tmp_path: Path) -> None:
-    # In its own process: it starts (and stops) its own Dask cluster and Ray instance.
-    script = Path(__file__).parents[1] / "benchmarks" / "bench_cluster.py"
-    args = ["--deals", "6", "--chunk-size", "2", "--repeat", "1"]
-    out = subprocess.run(
-        [sys.executable, str(script), *args],
-        check=False, capture_output=True, text=True, timeout=DEADLINE, cwd=tmp_path,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
-    assert lines[0].startswith("6 duplicate deals per match (12 hands), chunks of 2 deals")
-    assert [line.split("  ")[0] for line in lines[2:]] == [
-        "serial", "process pool, 2 workers", "Dask LocalCluster, 2 workers", "Ray, 2 workers",
-    ]  # fmt: skip
