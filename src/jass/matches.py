@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import math
+import pickle
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from functools import partial
@@ -32,7 +34,7 @@ from typing import Final, Literal, TypeAlias, cast
 import attrs
 
 from jass.bots import Bot, play_game, play_hand
-from jass.errors import InvalidInputError
+from jass.errors import InvalidInputError, JassError
 from jass.rules import SCHIEBER, RuleSet, preset_name
 from jass.state import Game
 
@@ -61,6 +63,7 @@ Z95: Final = 1.959963984540054
 
 _MODES: Final = ("hands", "games")
 _MAX_CHUNK: Final = 1000
+_RETRIES: Final = 3
 
 
 # --- statistics ---------------------------------------------------------------------------
@@ -267,8 +270,93 @@ def _play_deal(job: _Job, index: int) -> list[_Play]:
 
 
 def _play_chunk(job: _Job, start: int, stop: int) -> list[_Play]:
-    """Play deals ``start`` to ``stop - 1``; the plays in order. Runs in the worker."""
+    """Play deals ``start`` to ``stop - 1``; the plays in order."""
     return [play for index in range(start, stop) for play in _play_deal(job, index)]
+
+
+@attrs.frozen
+class _ChunkError:
+    """An exception raised while playing a chunk, sent back as a value.
+
+    It is the bots' or the arguments' fault and would happen again, so it is raised as it
+    is, not retried; only a failure of the executor itself (no value came back) is.
+    """
+
+    error: Exception
+    traceback: str
+
+
+class _RemoteTraceback(Exception):  # noqa: N818  (not an error: the text of one)
+    """The traceback of an exception raised in a worker, shown as its cause."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _run_chunk(job: _Job, start: int, stop: int, attempt: int) -> list[_Play] | _ChunkError:
+    """Play a chunk in a worker: its plays, or the exception its deals raised.
+
+    ``attempt`` is unused: it makes a retry a new task for executors that cache tasks by
+    their arguments (Dask's ``pure`` tasks would hand back the failed one).
+    """
+    del attempt
+    try:
+        return _play_chunk(job, start, stop)
+    except Exception as error:  # noqa: BLE001  (sent back whole, raised again by the caller)
+        text = traceback.format_exc()
+        try:
+            pickle.loads(pickle.dumps(error))  # noqa: S301  (our own bytes)
+        except Exception:  # noqa: BLE001  (an exception that cannot travel: its repr can)
+            error = JassError(f"deals {start} to {stop - 1} raised {error!r}")
+        return _ChunkError(error, text)
+
+
+def _gather(
+    executor: Executor,
+    job: _Job,
+    bounds: Sequence[tuple[int, int]],
+    retries: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[list[_Play]]:
+    """Run the chunks on ``executor`` and return their plays in order, retrying lost chunks.
+
+    A chunk whose future fails (a dead worker, a lost connection, a cancelled task) is
+    submitted again, at most ``retries`` times; its deals are seeded, so a retry plays them
+    exactly as the first attempt would have. The chunks are collected in order, so every
+    deal is counted once, and ``progress`` only ever sees the count grow.
+    """
+    n = bounds[-1][1]
+    futures: list[Future[list[_Play] | _ChunkError]] = [
+        executor.submit(_run_chunk, job, start, stop, 0) for start, stop in bounds
+    ]
+    chunks: list[list[_Play]] = []
+    try:
+        for i, (start, stop) in enumerate(bounds):
+            failure: Exception | None = None
+            for attempt in range(retries + 1):
+                try:
+                    if attempt:
+                        futures[i] = executor.submit(_run_chunk, job, start, stop, attempt)
+                    outcome = futures[i].result()
+                except Exception as error:  # noqa: BLE001  (whatever the executor raises)
+                    failure = error
+                    continue
+                break
+            else:
+                tries = f"{retries + 1} time{'s' if retries else ''}"
+                raise JassError(
+                    f"deals {start} to {stop - 1} of the match failed {tries} on the executor;"
+                    f" the last failure: {failure!r}"
+                ) from failure
+            if isinstance(outcome, _ChunkError):
+                raise outcome.error from _RemoteTraceback(outcome.traceback)
+            chunks.append(outcome)
+            if progress is not None:
+                progress(stop, n)
+    finally:
+        for future in futures:
+            future.cancel()
+    return chunks
 
 
 # --- the result ---------------------------------------------------------------------------
@@ -499,6 +587,7 @@ def play_match(
     chunk_size: int | None = None,
     max_hands: int = 1000,
     progress: Callable[[int, int], None] | None = None,
+    retries: int = _RETRIES,
 ) -> MatchResult:
     """Play ``n`` seeded deals between team A and team B and return the :class:`MatchResult`.
 
@@ -525,13 +614,27 @@ def play_match(
         ruleset: the rules played.
         seed: the match seed; the deals and the bots' seeds are derived from it.
         executor: a :class:`concurrent.futures.Executor` (a process pool, a Dask client's
-            ``get_executor()``, ...) to run the chunks on; ``None`` plays in this process.
-            Only its ``submit`` is used. The factories must be picklable for a process pool.
+            ``get_executor()``, a :class:`jass.executors.RayExecutor`, ...) to run the
+            chunks on; ``None`` plays in this process. Only its ``submit`` and the futures'
+            ``result()`` and ``cancel()`` are used. The factories must be picklable for a
+            process pool.
         chunk_size: deals per submitted task; by default ``n / 32`` rounded up, at most
             1,000. It does not change the result.
         max_hands: the most hands of a game in games mode.
         progress: called as ``progress(deals_done, n)`` in this process whenever a chunk of
-            deals is back (in order), for a progress display.
+            deals is back (in order), for a progress display. The count only grows, up
+            to ``n``.
+        retries: how many times a chunk is submitted again when its future fails (a
+            worker died, a connection was lost, a task was cancelled) on an executor. Each
+            deal is seeded, so a retry plays it exactly as before and no deal is lost or
+            counted twice. After the last retry the match stops with a
+            :class:`~jass.errors.JassError` whose cause is the last failure. An exception
+            raised by the deals themselves (a bot's, a factory's) is raised as it is,
+            without a retry, whatever the executor.
+
+    Raises:
+        InvalidInputError: an argument that is not what is described here.
+        JassError: a chunk of deals failed ``retries + 1`` times on the executor.
 
     >>> from functools import partial
     >>> from jass.bots import RandomBot
@@ -556,6 +659,8 @@ def play_match(
         raise InvalidInputError(f"chunk_size must be a positive int, got {chunk_size!r}")
     if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
         raise InvalidInputError(f"max_hands must be a positive int, got {max_hands!r}")
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise InvalidInputError(f"retries must be an int of at least 0, got {retries!r}")
     (a1, a2), name_a = _team(team_a, "A")
     (b1, b2), name_b = _team(team_b, "B")
     job = _Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
@@ -567,17 +672,7 @@ def play_match(
             if progress is not None:
                 progress(stop, n)
     else:
-        futures: list[Future[list[_Play]]] = [
-            executor.submit(_play_chunk, job, start, stop) for start, stop in bounds
-        ]
-        try:
-            for future, (_, stop) in zip(futures, bounds, strict=True):
-                chunks.append(future.result())  # in submission order
-                if progress is not None:
-                    progress(stop, n)
-        finally:
-            for future in futures:
-                future.cancel()
+        chunks = _gather(executor, job, bounds, retries, progress)
     plays = [play for chunk in chunks for play in chunk]
     return MatchResult(
         mode=mode,
