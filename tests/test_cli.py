@@ -7,12 +7,15 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from jass import Game, Seat, rules
+from jass import Deal, Game, Play, Seat, rules
+from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.cli import main
+from jass.records import loads
 
 
 def test_watch_is_the_default_and_plays_a_hand(capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,7 +115,7 @@ def test_play_a_whole_game_from_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("zz\n" + numbers(2000)))
-    assert main(["play", "--bots", "rule", "--seed", "3", "--rules", "schieber_1000"]) == 0
+    assert main(["play", "--seed", "3", "--rules", "schieber_1000", "--bots", "rule"]) == 0
     out = capsys.readouterr().out
     assert "You and your partner play against right and left" in out
     assert "Your hand (* = may be played):" in out
@@ -125,10 +128,10 @@ def test_play_quits_on_q_and_on_end_of_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
-    assert main(["play", "--bots", "rule", "--seed", "1"]) == 0
+    assert main(["play", "--seed", "1", "--bots", "rule"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("bye")
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["play", "--bots", "rule", "--seed", "1", "--swiss"]) == 0
+    assert main(["play", "--seed", "1", "--swiss", "--bots", "rule"]) == 0
     assert "bye" in capsys.readouterr().out
 
 
@@ -138,7 +141,7 @@ def test_play_offers_contracts_by_number_or_name(
     # Find a seed where seat 0 is forehand and must choose.
     seed = next(s for s in range(100) if Game.new(rules.SCHIEBER, seed=s).deal().to_move == Seat(0))
     monkeypatch.setattr("sys.stdin", io.StringIO("misere\nobenabe\nq\nn\n"))
-    assert main(["play", "--bots", "rule", "--seed", str(seed)]) == 0
+    assert main(["play", "--seed", str(seed), "--bots", "rule"]) == 0
     out = capsys.readouterr().out
     assert "[1] Trumpf Schaufel ×2" in out
     assert "Misère is not allowed by these rules" in out
@@ -159,3 +162,89 @@ def test_simulate_shows_progress_on_standard_error(capsys: pytest.CaptureFixture
     captured = capsys.readouterr()
     assert "64/64 deals" in captured.err
     assert "deals" not in captured.out.splitlines()[-1]
+
+
+def _replayed_by(game: Game, make: Callable[[int], Bot], seats: Sequence[int]) -> None:
+    """Every action of ``seats`` in ``game`` is the one a fresh bot from ``make`` takes."""
+    bots = {seat: make(seat) for seat in seats}
+    state = game.initial_state()
+    decided = 0
+    for action in game.history:
+        mover = state.to_move
+        if mover is not None and int(mover) in bots and not isinstance(action, Deal):
+            assert bots[int(mover)].choose_action(state.view(mover)) == action
+            decided += 1
+        state = state.apply(action)
+    assert decided > 0
+
+
+def test_play_has_monte_carlo_partner_and_opponents_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    # Seed 5: seat 0 is not forehand, so bots play cards before each of the player's.
+    monkeypatch.setattr("sys.stdin", io.StringIO(numbers(3) + "q\n"))
+    assert main(["play", "--seed", "5", "--save", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "Your partner and opponents: MonteCarloBot (128 sampled deals a card)" in out
+    game = loads(record.read_text(encoding="utf-8"))
+    assert sum(isinstance(action, Play) for action in game.history) >= 4
+    # Seeded from the game's seed with a count of deals, not a time limit: reproducible.
+    _replayed_by(
+        game, lambda seat: MonteCarloBot(5 * 4 + seat, samples=128, time_limit=None), (1, 2, 3)
+    )
+
+
+def test_watch_says_which_bots_play_and_they_play_every_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    assert main(["watch", "--seed", "4", "--save", str(record)]) == 0
+    assert "bots: RuleBot at every seat\n" in capsys.readouterr().out
+    _replayed_by(loads(record.read_text(encoding="utf-8")), RuleBot, range(4))
+    assert main(["watch", "--seed", "4", "--bots", "random", "--save", str(record)]) == 0
+    assert "bots: RandomBot at every seat\n" in capsys.readouterr().out
+    _replayed_by(
+        loads(record.read_text(encoding="utf-8")), lambda seat: RandomBot(4 * 4 + seat), range(4)
+    )
+
+
+def test_help_lists_every_command_and_every_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for line in (
+        "    watch     bots play a seeded hand or game (the default)",
+        "    play      play against three bots in the terminal",
+        "    replay    check a game record and print it",
+        "    rules     list the presets and the options",
+        "    simulate  a duplicate match between two bots",
+        "    serve     serve bots over jass-kit's player-service protocol",
+    ):
+        assert line in out
+    expected = {
+        "play": ["(default: montecarlo)", "(default: SCHIEBER)", "(default: auto)",
+                 "(default: a new one, shown)"],
+        "watch": ["(default: rule)", "(default: 7)", "(default: 1)", "(default: SCHIEBER)"],
+        "simulate": ["(default: rule)", "(default: random)", "(default: 100)", "(default: 8)",
+                     "(default: hands)", "(default: 0)", "(default: 1)"],
+        "serve": ["(default: 127.0.0.1)", "(default: 8888)", "(default: 1.0)", "(default: 0)",
+                  "default: one of each"],
+    }  # fmt: skip
+    for command, defaults in expected.items():
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        shown = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+        for default in defaults:
+            assert default in shown, (command, default)
+        assert "(default: None)" not in shown
+        assert "(default: False)" not in shown
+
+
+def test_counts_are_singular_for_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--deals", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "1/1 deal\n" in captured.err
+    assert "rule against random: 1 duplicate deal (hands)" in captured.out
+    assert main(["simulate", "--deals", "2"]) == 0
+    assert "2 duplicate deals (hands)" in capsys.readouterr().out

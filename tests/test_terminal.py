@@ -88,7 +88,8 @@ def play(
     player: Callable[[str], str],
 ) -> tuple[int, str]:
     monkeypatch.setattr("builtins.input", player)
-    status = main(["play", "--bots", "rule", *arguments])
+    fast = [] if "--bots" in arguments else ["--bots", "rule"]  # Monte Carlo: see test_cli
+    status = main(["play", *fast, *arguments])
     return status, capsys.readouterr().out
 
 
@@ -490,7 +491,7 @@ def test_answers_from_a_pipe_are_echoed_into_the_transcript(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("7\nq\nn\n"))
-    assert main(["play", "--bots", "rule", "--seed", "3"]) == 0
+    assert main(["play", "--seed", "3", "--bots", "rule"]) == 0
     out = capsys.readouterr().out
     assert "Your card? (number or name; ? for help) 7\n" in out
     assert "Save the game to replay it later? [y/n] n\n" in out

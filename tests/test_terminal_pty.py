@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import select
@@ -12,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import jass.records
-from jass import DeclareWeis, Shove, Thank
+from jass import DeclareWeis, Game, Shove, find_weis
+from jass.records import loads
 
 pty = pytest.importorskip("pty", reason="pseudo-terminals are POSIX only")
 
@@ -79,7 +80,7 @@ def _play(terminal: Terminal) -> tuple[str, str, str]:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_a_terminal_shows_suits_in_colour() -> None:
-    choose, card, seen = _play(Terminal("play", "--bots", "rule", "--seed", SEED))
+    choose, card, seen = _play(Terminal("play", "--seed", SEED))
     assert "\x1b[31mA\x1b[0m" in choose  # ♥A in red, before the contract (no marks)
     assert "Us (you + partner) \x1b[1m0\x1b[0m · Them (right + left) \x1b[1m0\x1b[0m" in choose
     assert "\x1b[1mTrumpf " in card  # the contract in bold
@@ -90,8 +91,8 @@ def test_a_terminal_shows_suits_in_colour() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_no_color_turns_colour_off_and_never_beats_the_terminal() -> None:
     for terminal in (
-        Terminal("play", "--bots", "rule", "--seed", SEED, NO_COLOR="1"),
-        Terminal("play", "--bots", "rule", "--seed", SEED, "--color", "never"),
+        Terminal("play", "--seed", SEED, NO_COLOR="1"),
+        Terminal("play", "--seed", SEED, "--color", "never"),
     ):
         _, card, seen = _play(terminal)
         assert "\x1b[" not in seen
@@ -101,7 +102,7 @@ def test_no_color_turns_colour_off_and_never_beats_the_terminal() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_swiss_suits_have_their_own_colours_on_a_terminal() -> None:
-    choose, _, _ = _play(Terminal("play", "--bots", "rule", "--seed", SEED, "--swiss"))
+    choose, _, _ = _play(Terminal("play", "--seed", SEED, "--swiss"))
     # Rosen red, Eicheln green, Schellen yellow, Schilten blue (SWISSLOS: ♥ ♦ ♣ ♠).
     assert "\x1b[31mAss\x1b[0m" in choose  # Rosen Ass
     assert "\x1b[32mAss\x1b[0m" in choose  # Eicheln Ass
@@ -109,92 +110,124 @@ def test_swiss_suits_have_their_own_colours_on_a_terminal() -> None:
     assert "\x1b[34mBanner\x1b[0m" in choose  # Schilten Banner
 
 
-def _first_playable(screen: str) -> str:
-    """The number of the first card marked playable on the last hand shown."""
-    hand = screen.rsplit("Your hand", 1)[1]
-    found = re.search(r"\[(\d+)\] [^\s\[]+\*", hand)
-    assert found is not None, hand
-    return found.group(1)
-
-
-def _not_playable(screen: str) -> str | None:
-    """The number of a card in hand that may not be played now, if any."""
-    hand = screen.rsplit("Your hand", 1)[1]
-    if "*" not in hand:  # a hand drawn without the marks (before a Weis question)
-        return None
-    found = re.search(r"\[(\d+)\] [^\s\[*]+(?=\s|$)", hand)
-    return found.group(1) if found else None
+def _hand_block(screen: str) -> list[tuple[str, str]]:
+    """The numbered cards of the last hand shown: (number, rank with its mark)."""
+    lines = screen.rsplit("Your hand (* = may be played):\n", 1)[1].splitlines()
+    suits = itertools.takewhile(lambda line: line.startswith("  "), lines)
+    return re.findall(r"\[(\d+)\] (\S+)", "\n".join(suits))
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_a_whole_hand_as_a_person_plays_it(tmp_path: Path) -> None:
-    # Seed 26: seat 0 is forehand and holds 6-7-8 of clubs (a Dreiblatt).
+    """Shove, a Weis declared by hand, every kind of bad answer, a thank, a full hand, a save."""
+    # Seat 0 is forehand at seed 74 with ♠Q ♠A; ♥7 ♥8 ♥9; ♦7; ♣10 ♣J ♣Q: two Dreiblatt.
+    assert find_weis(Game.new(seed=74).deal().hands[0])
     record = tmp_path / "game.json"
-    terminal = Terminal(
-        "play", "--bots", "rule", "--seed", "26", "--color", "never",
-        "--option", "weis_declaration=MANUAL", "--save", str(record),
-    )  # fmt: skip
-    screen = terminal.read_until("Trumpf? ")
+    t = Terminal("play", "--seed", "74", "--bots", "rule", "--color", "never",
+                 "--option", "weis_declaration=MANUAL")  # fmt: skip
+    screen = t.read_until("Trumpf? ")
+    assert "seed 74" in screen
+    assert "Your partner and opponents: RuleBot" in screen
+    assert "Hand 1 · no trumps yet: you choose" in screen
     assert "Us (you + partner) 0 · Them (right + left) 0 · target 2500" in screen
-    for bad, says in (
-        ("s", "too short to be sure"),
-        ("99", "choose a number from 1 to 7"),
-        ("", ""),
+    assert "  [7] schiebe (shove: your partner chooses)" in screen
+    for answer, refusal in (
+        ("s", "'s' is too short to be sure: type the number, or the whole name"),
+        ("42", "choose a number from 1 to 7"),
+        ("blau", "'blau' is not a contract: type the number, or a name"),
+        ("", "'' is not a contract"),
+        ("misere", "Misère is not allowed by these rules"),
+        ("?", "Answer with the number in brackets, or a name:"),
     ):
-        terminal.type(bad)
-        answer = terminal.read_until("Trumpf? ")
-        assert says in answer
-    terminal.type("schiebe")
-    screen = terminal.read_until("Declare which? ")
-    assert "partner chooses" in screen  # the shove went to the partner, who chose
-    assert "Dreiblatt" in screen
-    terminal.type("7")
-    assert "give numbers from 1 to" in terminal.read_until("Declare which? ")
-    terminal.type("all")
-    screen = terminal.read_until("Your card? ")
-    assert "you declare Dreiblatt" in screen
-    for bad, says in (
-        ("banana", "is not a card"),
-        ("99", "choose a card number from 1 to 9"),
-        ("KS", "is not in your hand"),
+        t.type(answer)
+        assert refusal in t.read_until("Trumpf? ")
+    t.type("schiebe")
+    screen = t.read_until("Declare which? ")
+    assert "  you shove to partner\n" in screen
+    chosen = re.search(r"  partner chooses (Trumpf \w+ ×[12]|Obenabe ×3|Undenufe ×3)\n", screen)
+    assert chosen, screen
+    assert f"Hand 1 · {chosen[1]} · chosen by partner (you shoved)" in screen
+    assert "Trick 1: you lead" in screen
+    assert "You may declare Weis: [1] Dreiblatt Kreuz 10–Q (20)  [2] Dreiblatt Herz 7–9 (20)" in (
+        screen
+    )
+    for answer in ("3", "x"):
+        t.type(answer)
+        assert f"'{answer}': give numbers from 1 to 2, all or none" in t.read_until("Declare ")
+    t.type("2")
+    screen = t.read_until("Your card? ")
+    assert "you declare Dreiblatt Herz 7–9 (20); the others hear the points" in screen
+    for answer, refusal in (
+        ("weis", "you have no Weis to declare now"),
+        ("zz", "'zz' is not a card: type its number, or its name like ♥J, JH or Herz Bube"),
+        ("10", "choose a card number from 1 to 9, or a card's name"),
+        ("KH", "♥K is not in your hand"),
+        ("", "'' is not a card"),
     ):
-        terminal.type(bad)
-        assert says in terminal.read_until("Your card? ")
-    refused = 0
-    for cards in range(9):
-        illegal = _not_playable(terminal.seen)  # the last hand drawn
-        if cards and illegal is not None and not refused:  # once: a held card the rules refuse
-            terminal.type(illegal)
-            answer = terminal.read_until("Your card? ")
-            assert "is not allowed" in answer
-            assert "you may play" in answer
-            refused += 1
-        terminal.type(_first_playable(terminal.seen))
-        if cards < 8:
-            terminal.read_until("Your card? ")
-    assert refused == 1
-    screen = terminal.read_until("? ")  # the next question, in hand 2
-    assert "Hand 1 score:" in screen
-    assert "this hand us +" in screen
-    terminal.type("bedanke")
-    explained = terminal.read_until("Thank now? [y/n] ")
-    assert "target" in explained
-    terminal.type("y")
-    end = terminal.read_until("replay it with")
-    assert "Game over" in end
-    assert "a team thanked without having reached the target" in end
-    assert f"Saved the game to {record}" in end
-    assert terminal.finish() == 0
-    assert "Traceback" not in terminal.seen
-    game = jass.records.loads(record.read_text(encoding="utf-8"))
-    assert game.is_over
-    assert len(game.hand_results) == 1
-    assert any(isinstance(a, DeclareWeis) and a.weis for a in game.history)
-    assert any(isinstance(a, Shove) for a in game.history)
-    assert any(isinstance(a, Thank) for a in game.history)
-    replayed = subprocess.run(
+        t.type(answer)
+        assert refusal in t.read_until("Your card? ")
+    t.type("bedanke")
+    screen = t.read_until("Thank now? [y/n] ")
+    assert "Bedanken: your team says it has reached the target" in screen
+    assert "If your team has reached 2500, you win; if not, you lose" in screen
+    assert "Your team has 0 of 2500." in screen
+    t.type("vielleicht")
+    assert "please answer y (yes) or n (no)" in t.read_until("Thank now? [y/n] ")
+    t.type("n")
+    assert "  play on" in t.read_until("Your card? ")
+
+    refused = False
+    last = screen
+    for _ in range(40):  # nine cards, one refused; each answer reads up to the next question
+        cards = _hand_block(t.seen)
+        legal = [number for number, rank in cards if rank.endswith("*")]
+        illegal = [number for number, rank in cards if not rank.endswith("*")]
+        if illegal and not refused:
+            t.type(illegal[0])
+            shown = t.read_until("Your card? ")
+            assert re.search(r"  ♥?\S+ is not allowed: .*; you may play ", shown), shown
+            refused = True
+        t.type(legal[0])
+        last = t.read_until("Your card? ")
+        if "Hand 1 score:" in last:
+            break
+    assert refused
+    score = re.search(r"  this hand us \+(\d+), them \+(\d+); totals us (\d+), them (\d+)", last)
+    assert score, last
+    assert (score[1], score[2]) == (score[3], score[4])  # the first hand's points are the totals
+    assert int(score[1]) + int(score[2]) >= 157
+    assert t.seen.count("  trick ") >= 9
+    assert "Weis for " in t.seen  # the Weis that count are told after trick 1
+    assert f"Us (you + partner) {score[3]} · Them (right + left) {score[4]} · target 2500" in (
+        last.split("Hand 2 ·", 1)[1]
+    )
+
+    t.type("bedanke")
+    t.read_until("Thank now? [y/n] ")
+    t.type("y")
+    screen = t.read_until("Save the game to replay it later? [y/n] ")
+    assert "  your team thanks (bedankt sich): it says it has reached the target" in screen
+    assert re.search(r"Game over after \d hands?: they win \(", screen), screen
+    t.type("y")
+    t.read_until("File name [jass-74.json]: ")
+    t.type(str(tmp_path / "missing" / "game.json"))
+    assert "cannot write" in t.read_until("File name [jass-74.json]: ")
+    t.type(str(record))
+    assert f"Saved the game to {record}; replay it with: jass replay {record}" in t.read_until(
+        "replay"
+    )
+    assert t.finish() == 0
+    assert "Traceback" not in t.seen
+
+    game = loads(record.read_text(encoding="utf-8"))
+    assert game.result is not None
+    assert game.result.reason.name == "FALSE_THANK"
+    assert isinstance(game.history[1], Shove)
+    assert DeclareWeis in {type(action) for action in game.history}
+    replay = subprocess.run(
         [sys.executable, "-m", "jass", "replay", str(record)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, encoding="utf-8", check=False, timeout=60,
     )  # fmt: skip
-    assert replayed.returncode == 0, replayed.stderr
-    assert "thank" in replayed.stdout.lower()
+    assert replay.returncode == 0, replay.stdout
+    assert "the record is valid" in replay.stdout
+    assert replay.stdout.count("  trick ") == t.seen.count("  trick ")

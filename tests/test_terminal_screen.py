@@ -313,7 +313,7 @@ def test_weis_stoeck_match_and_the_hands_score_are_told() -> None:
         "  trick 9: you ♥A · right ♠A · partner ♦A · left ♣A → you take 49",
         "Hand 1 score: card points us 157, them 0; Weis us 600, them 0; Stöck us 20, them 0; "
         "Match us 100, them 0; ×1",
-        "  Match! your team took all nine tricks: +100 bonus on top of the card points, all ×1",
+        "  Match! your team took all nine tricks: +100 points (the Match bonus)",
         "  this hand us +877, them +0; totals us 877, them 0",
     ]
     told = events(game, actions, Names("SWISSLOS", symbols=False), Labels())
@@ -342,3 +342,67 @@ def test_symbols_are_left_out_where_the_output_cannot_show_them() -> None:
     assert not symbols_fit(io.TextIOWrapper(io.BytesIO(), encoding="cp1252"))
     assert not symbols_fit(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
     assert symbols_fit(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+
+
+def _all_tricks(game: Game, contract: Contract) -> tuple[list[Action], list[str]]:
+    """Choose ``contract`` and play the hand out, lowest legal card first; the lines told."""
+    actions: list[Action] = [Choose(contract)]
+    state = game.apply(actions[0])
+    while state.to_move is not None and state.hand_results == ():
+        action = Play(min(state.legal_moves()))
+        actions.append(action)
+        state = state.apply(action)
+    return actions, events(game, actions, Names(), Labels(Seat(0)))
+
+
+# Seat 1 (right) holds every heart: whatever seat 0 chooses, hearts trumps win all nine tricks.
+RIGHT_HOLDS_HEARTS = ["6S 7S 8S 9S 10S JS QS KS AS", "6H 7H 8H 9H 10H JH QH KH AH",
+                      "6D 7D 8D 9D 10D JD QD KD AD", "6C 7C 8C 9C 10C JC QC KC AC"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "told"),
+    [
+        ({}, "  Match! the other team took all nine tricks (a counter-match: the other team "
+             "chose the trumps): +100 points (the Match bonus)"),
+        ({"counter_match": "NONE"}, "  Match! the other team took all nine tricks (a "
+         "counter-match: the other team chose the trumps); only the team that chose the trumps "
+         "earns the Match bonus"),
+        ({"counter_match": "DOUBLE_TRICK_POINTS", "multipliers": "PAGAT_RED_DOUBLE"},
+         "  Match! the other team took all nine tricks (a counter-match: the other team chose "
+         "the trumps): +157 points (its trick points count twice: 314 in all), ×2 like the "
+         "whole hand: +314"),
+        ({"counter_match": "DOUBLE_MATCH", "match_bonus": 50}, "  Match! the other team took "
+         "all nine tricks (a counter-match: the other team chose the trumps): +257 points "
+         "(double the Match: 414 in all)"),
+        ({"match_bonus": 0}, "  Match! the other team took all nine tricks (a counter-match: "
+         "the other team chose the trumps); these rules give no Match bonus"),
+    ],
+)
+def test_a_match_is_told_with_the_rule_that_scores_it(
+    options: dict[str, object], told: str
+) -> None:
+    ruleset = rules.SCHIEBER.evolve(**options)  # type: ignore[arg-type]
+    game = Game.new(ruleset, seed=1, dealer=Seat(3)).deal(RIGHT_HOLDS_HEARTS)
+    _, lines = _all_tricks(game, HEARTS)
+    assert [line for line in lines if "Match!" in line] == [told]
+
+
+def test_misere_is_explained_when_chosen_and_scored() -> None:
+    ruleset = rules.SCHIEBER.evolve(contracts=rules.TRADITIONAL.contracts)
+    game = Game.new(ruleset, seed=1, dealer=Seat(3)).deal(RIGHT_HOLDS_HEARTS)
+    _, lines = _all_tricks(game, Contract.MISERE)
+    assert lines[:2] == [
+        "  you choose Misère ×1",
+        "  Misère: the fewest points win. Each team scores the card points its opponents take "
+        "(the last trick's 5 too), ×1; Weis count as usual, and there is no Match bonus.",
+    ]
+    assert "  Misère: each team scored the card points its opponents took" in lines
+    # Under Misère (Obenabe ranks) the spades seat 0 leads win: seat 0 takes every trick.
+    assert (
+        "  Match in Misère: your team took all nine tricks, so the other team scores all 157; "
+        "no Match bonus"
+    ) in lines
+    # No Misère in the rules: no word of it.
+    _, plain = _all_tricks(Game.new(seed=1, dealer=Seat(3)).deal(RIGHT_HOLDS_HEARTS), HEARTS)
+    assert not any("Misère" in line for line in plain)

@@ -30,13 +30,12 @@ from functools import partial
 from pathlib import Path
 
 from jass._version import __version__
-from jass.actions import Action
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.errors import InvalidInputError, JassError
 from jass.hand import Phase
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
 from jass.matches import play_match
-from jass.naming import Names
+from jass.naming import Names, counted
 from jass.records import dumps, from_jasskit, loads, unfinished
 from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
 from jass.screen import Style, narrate, symbols_fit
@@ -47,30 +46,29 @@ __all__ = ["main", "narrate"]
 
 _COMMANDS = ("watch", "play", "replay", "rules", "simulate", "serve")
 _BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
-#: The table's bots in ``play`` and ``watch``: a Monte Carlo budget a player will not notice
-#: (128 deals sampled, at most half a second: about 0.2 s a card on two cores).
-_TABLE_SAMPLES = 128
-_TABLE_SECONDS = 0.5
-_BOT_WORDS = {
-    "montecarlo": "Monte Carlo bots (128 sampled deals, at most 0.5 s a card)",
-    "rule": "rule bots",
-    "random": "random bots",
-}
+# Deals per card for the MonteCarloBots of `jass play` and `jass watch`: about 0.2 s a card on
+# the shared 2-core development machine (mean 0.23 s, 90% of cards under 0.45 s), unnoticed
+# between the player's cards. A count, not a time limit, so that a seeded game replays the same.
+PLAY_SAMPLES = 128
+_BOT_NAMES = {"random": "RandomBot", "rule": "RuleBot", "montecarlo": "MonteCarloBot"}
 
 
-def table_bot(kind: str, seed: int) -> Bot:
-    """A bot of ``kind`` (``rule``, ``random`` or ``montecarlo``) for a seat of ``play``/``watch``.
+def _bots(kind: str, seed: int, seats: Sequence[int]) -> dict[int, Bot]:
+    """Seeded bots of ``kind`` at ``seats``: each seat's seed comes from the game's ``seed``."""
+    made: dict[int, Bot] = {}
+    for seat in seats:
+        bot_seed = seed * 4 + seat
+        if kind == "montecarlo":
+            made[seat] = MonteCarloBot(bot_seed, samples=PLAY_SAMPLES, time_limit=None)
+        else:
+            made[seat] = _BOTS[kind](bot_seed)
+    return made
 
-    >>> type(table_bot("montecarlo", 1)).__name__, table_bot("montecarlo", 1).samples
-    ('MonteCarloBot', 128)
-    """
-    if kind == "montecarlo":
-        return MonteCarloBot(seed, samples=_TABLE_SAMPLES, time_limit=_TABLE_SECONDS)
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "rule":
-        return RuleBot(seed)
-    raise InvalidInputError(f"no bot is called {kind!r}: choose rule, random or montecarlo")
+
+def _bots_line(kind: str) -> str:
+    """Which bots play, in one line."""
+    budget = f" ({PLAY_SAMPLES} sampled deals a card)" if kind == "montecarlo" else ""
+    return f"{_BOT_NAMES[kind]}{budget}"
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -78,8 +76,8 @@ def _watch(args: argparse.Namespace) -> int:
     game = Game.new(ruleset, seed=args.seed)
     swiss = ruleset.suit_pairing if args.swiss else None
     print(f"jass {__version__}: Schieber, rules {preset_name(ruleset)}, seed {args.seed}")
-    print(f"Playing: four {_BOT_WORDS[args.bots]}")
-    bots = [table_bot(args.bots, args.seed * 4 + seat) for seat in range(4)]
+    print(f"bots: {_bots_line(args.bots)} at every seat")
+    bots = _bots(args.bots, args.seed, range(4))
     hands = 0
     while not game.is_over and (args.hands <= 0 or hands < args.hands):
         before = game
@@ -88,7 +86,7 @@ def _watch(args: argparse.Namespace) -> int:
         while game.phase in (Phase.CHOOSE, Phase.PLAY):
             seat = game.to_move
             assert seat is not None  # noqa: S101
-            action: Action = bots[seat].choose_action(game.view(seat))
+            action = bots[seat].choose_action(game.view(seat))
             before, game = game, game.apply(action)
             narrate(before, action, game, swiss)
         hands += 1
@@ -115,12 +113,12 @@ def _play(args: argparse.Namespace) -> int:
     )
     TerminalGame(
         game,
-        {seat: table_bot(args.bots, seed * 4 + seat) for seat in (1, 2, 3)},
+        _bots(args.bots, seed, (1, 2, 3)),
+        opponents=_bots_line(args.bots),
         names=Names(ruleset.suit_pairing if args.swiss else None, symbols=symbols),
         style=Style(color),
         save=args.save,
         echo=not _isatty(sys.stdin),  # answers from a pipe: show them in the transcript
-        bots_label=_BOT_WORDS[args.bots],
     ).run()
     return 0
 
@@ -205,7 +203,7 @@ def _replay(args: argparse.Namespace) -> int:
     for action in game.history:
         before, current = current, current.apply(action)
         narrate(before, action, current, swiss)
-    print(f"\nthe record is valid: {len(game.history)} actions")
+    print(f"\nthe record is valid: {counted(len(game.history), 'action')}")
     stopped = unfinished(game)
     # A jass-kit file holds one hand: only a hand stopped midway is unfinished there.
     if stopped is not None and (not kit or game.phase in (Phase.CHOOSE, Phase.PLAY)):
@@ -234,7 +232,7 @@ def _rules(args: argparse.Namespace) -> int:
 def _progress(done: int, total: int) -> None:
     """A one-line progress display on standard error (redrawn in place on a terminal)."""
     end = "\r" if sys.stderr.isatty() and done < total else "\n"
-    print(f"  {done}/{total} deals", end=end, file=sys.stderr, flush=True)
+    print(f"  {done}/{counted(total, 'deal')}", end=end, file=sys.stderr, flush=True)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -266,7 +264,7 @@ def _simulate(args: argparse.Namespace) -> int:
             "seconds": round(seconds, 3),
         }))  # fmt: skip
         return 0
-    print(f"{args.team_a} against {args.team_b}: {result.deals} duplicate deals "
+    print(f"{args.team_a} against {args.team_b}: {counted(result.deals, 'duplicate deal')} "
           f"({args.mode}), rules {preset_name(ruleset)}, seed {args.seed}")  # fmt: skip
     interval = f"[{points.low:+.1f}, {points.high:+.1f}]"
     print(f"  margin per {args.mode[:-1]}: {points.value:+.1f} {interval}")
@@ -340,61 +338,68 @@ def _seconds(text: str) -> float:
 
 
 class _HelpFormatter(argparse.HelpFormatter):
-    """Shows each option's default, unless there is none or its help already says it."""
+    """Every option's help ends with its default, unless it has none worth saying."""
 
-    def _get_help_string(self, action: argparse.Action) -> str:
+    def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         default = action.default
         if (
             "default" in text
-            or default is None
-            or default is False
-            or default is argparse.SUPPRESS
+            or any(default is nothing for nothing in (None, False, argparse.SUPPRESS))
             or not action.option_strings
         ):
             return text
-        return f"{text} (default: %(default)s)"
+        return f"{text} (default: %(default)s)".lstrip()
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jass",
-        description="Schieber, the Swiss card game: watch bots, play them, replay, simulate "
-        "matches and serve bots. Without a command, `jass` watches (`jass watch`).",
-    )
+        description="Schieber, the Swiss card game: play it, watch bots play it, replay a "
+        "record, list the rules, measure bots against each other, serve bots.",
+        epilog="`jass COMMAND --help` shows a command's options; with no command, jass watch.",
+        formatter_class=_HelpFormatter,
+    )  # fmt: skip
     parser.add_argument("--version", action="version", version=f"jass {__version__}")
-    commands = parser.add_subparsers(
-        dest="command", required=True, title="commands", metavar="COMMAND"
-    )
-    watch = commands.add_parser("watch", help="bots play a seeded hand or game (the default)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, help=summary, description=description, formatter_class=_HelpFormatter
+        )
+
+    watch = command(
+        "watch", "bots play a seeded hand or game (the default)",
+        "Bots play a seeded hand (or a whole game), printed trick by trick.",
+    )  # fmt: skip
     watch.add_argument("--seed", type=int, default=7, help="seed for the deal and the bots")
     watch.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
     watch.add_argument(
         "--hands", type=_count(0), default=1, help="hands to play (0: the whole game)"
     )
     watch.add_argument(
-        "--bots", choices=sorted(_BOT_WORDS), default="rule",
-        help="the four bots: rule, random, or montecarlo (about 0.2 s a card)",
+        "--bots", choices=sorted(_BOTS), default="rule",
+        help=f"the bots at the four seats (montecarlo: {PLAY_SAMPLES} deals a card)",
     )  # fmt: skip
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
-    play = commands.add_parser(
-        "play", help="play against three bots in the terminal",
-        description="Play Schieber in the terminal: you and a bot partner against two bots.",
+    play = command(
+        "play", "play against three bots in the terminal",
+        "Play Schieber in the terminal: you and a bot partner against two bots.",
     )  # fmt: skip
     play.add_argument(
         "--seed", type=int, default=None, help="seed of the deals (default: a new one, shown)"
     )
     play.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
     play.add_argument(
-        "--bots", choices=sorted(_BOT_WORDS), default="montecarlo",
-        help="your partner and opponents: montecarlo (128 sampled deals, at most 0.5 s a "
-        "card), rule (instant) or random",
-    )  # fmt: skip
-    play.add_argument(
         "--option", action="append", metavar="NAME=VALUE",
         help="change one rule option (repeatable), e.g. weis_declaration=MANUAL; "
         "`jass rules` lists them",
+    )  # fmt: skip
+    play.add_argument(
+        "--bots", choices=sorted(_BOTS), default="montecarlo",
+        help=f"your partner and opponents (montecarlo: {PLAY_SAMPLES} deals a card, "
+        "about 0.2 s; rule: instant)",
     )  # fmt: skip
     play.add_argument(
         "--swiss", action="store_true",
@@ -408,23 +413,32 @@ def _parser() -> argparse.ArgumentParser:
         "--color", choices=("auto", "always", "never"), default="auto",
         help="colour: auto (a terminal without NO_COLOR), always or never",
     )  # fmt: skip
-    replay = commands.add_parser("replay", help="check a game record and print it")
+    replay = command(
+        "replay", "check a game record and print it",
+        "Check a game record against the rules and print it, trick by trick.",
+    )  # fmt: skip
     replay.add_argument(
         "file", help="a game record (`jass watch --save`), or a jass-kit / Swisslos hand"
     )
     replay.add_argument("--swiss", action="store_true", help="Swiss-German card names")
-    rules = commands.add_parser("rules", help="list the presets and the options")
+    rules = command(
+        "rules", "list the presets and the options",
+        "List the rule presets and the rule options.",
+    )  # fmt: skip
     rules.add_argument("--preset", help="show every option of one preset")
-    simulate = commands.add_parser("simulate", help="a duplicate match between two bots")
-    simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule", help="team A's bots")
-    simulate.add_argument("--team-b", choices=sorted(_BOTS), default="random", help="team B's bots")
+    simulate = command(
+        "simulate", "a duplicate match between two bots",
+        "A seeded duplicate match between two bots, with 95% intervals.",
+    )  # fmt: skip
+    simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule", help="first team")
+    simulate.add_argument(
+        "--team-b", choices=sorted(_BOTS), default="random", help="second team"
+    )
     simulate.add_argument("--deals", type=_count(1), default=100, help="deals, each played twice")
     simulate.add_argument(
-        "--mode",
-        choices=("hands", "games"),
-        default="hands",
-        help="play single hands or whole games",
-    )
+        "--mode", choices=("hands", "games"), default="hands",
+        help="each deal starts a hand, or a whole game",
+    )  # fmt: skip
     simulate.add_argument("--rules", default="SCHIEBER", help="preset name")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
     simulate.add_argument(
@@ -432,7 +446,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--jobs", type=_count(1), default=1, help="worker processes")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
-    serve = commands.add_parser("serve", help="serve bots over jass-kit's player-service protocol")
+    serve = command(
+        "serve", "serve bots over jass-kit's player-service protocol",
+        "Serve bots over HTTP as a jass-kit player service.",
+    )  # fmt: skip
     serve.add_argument(
         "--bot", action="append", metavar="NAME=KIND",
         help=f"a player to serve, KIND one of {', '.join(BOT_KINDS)} (repeatable; "
@@ -448,8 +465,6 @@ def _parser() -> argparse.ArgumentParser:
         "--strict", action="store_true",
         help="refuse (400) other players' undertrumps that only jass-kit's issue #10 allows",
     )  # fmt: skip
-    for command in commands.choices.values():
-        command.formatter_class = _HelpFormatter
     return parser
 
 

@@ -27,7 +27,7 @@ from jass.rules import RuleSet
 from jass.seats import Seat, Team
 from jass.weis import Weis, WeisKind
 
-__all__ = ["Names", "parse_contract", "seat_label", "team_label"]
+__all__ = ["Names", "counted", "parse_contract", "seat_label", "team_label"]
 
 _BLATT: Final = {
     3: "Dreiblatt",
@@ -190,6 +190,17 @@ class Names:
         blatt = _BLATT[len(cards)]
         low, high = self.rank(cards[0].rank), self.rank(cards[-1].rank)
         return f"{blatt} {self.suit(weis.top.suit)} {low}{dash}{high} ({weis.points})"
+
+
+def counted(number: int, word: str, plural: str | None = None) -> str:
+    """``number`` and ``word``, plural unless the number is one: ``1 hand``, ``2 hands``.
+
+    ``plural`` is the plural where adding ``s`` is wrong.
+
+    >>> counted(1, "hand"), counted(0, "trick"), counted(3, "match", "matches")
+    ('1 hand', '0 tricks', '3 matches')
+    """
+    return f"{number} {word if number == 1 else plural or word + 's'}"
 
 
 def seat_label(seat: Seat | int, me: Seat | int = 0) -> str:

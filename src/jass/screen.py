@@ -25,8 +25,11 @@ from jass.actions import Action, Choose, Deal, Play, Shove, Thank
 from jass.cards import Card, Suit, SuitPairing
 from jass.contracts import Contract
 from jass.hand import Phase
-from jass.naming import Names, seat_label, team_label
+from jass.naming import Names, counted, seat_label, team_label
 from jass.play import trick_winner
+from jass.rules import RuleSet
+from jass.rules.options import CounterMatch
+from jass.scoring import HandScore
 from jass.seats import Seat, Team
 from jass.state import Game
 from jass.view import PlayerView
@@ -298,8 +301,9 @@ def describe(
         lines.append(f"  {labels.does(mover, 'chooses')} {words}")
         if action.contract is Contract.MISERE:
             lines.append(
-                "  Misère: take as few card points as you can; each team scores the card points"
-                " its opponents took, ×1, with no match bonus; Weis count as usual"
+                f"  Misère: the fewest points win. Each team scores the card points its "
+                f"opponents take (the last trick's 5 too), {names.times(1)}; Weis count as "
+                "usual, and there is no Match bonus."
             )
     elif isinstance(action, Thank):
         lines.append(
@@ -325,7 +329,7 @@ def describe(
         else:
             outcome = "you win" if labels.team(result.winner) == "us" else "they win"
         lines.append(
-            f"\nGame over after {result.hands_played} hand{'s' * (result.hands_played != 1)}: "
+            f"\nGame over after {counted(result.hands_played, 'hand')}: "
             f"{outcome} ({labels.teams(result.scores)}; {result.reason.value})"
         )
     return lines
@@ -363,18 +367,46 @@ def _hand_score_lines(game: Game, names: Names, labels: Labels) -> list[str]:
             parts.append(f"{word} {labels.teams(pair)}")
     lines = [f"Hand {number} score: " + "; ".join(parts) + f"; {names.times(score.multiplier)}"]
     if score.match is not None:
-        bonus = max(score.bonus)
-        extra = f": +{bonus} bonus on top of the card points" if bonus else ""
-        lines.append(
-            f"  Match! {labels.side(score.match)} took all nine tricks{extra},"
-            f" all {names.times(score.multiplier)}"
-        )
+        lines.append(_match_line(score, game.ruleset, names, labels))
     if score.contract is Contract.MISERE:
-        lines.append("  Misère: each team scores the points its opponents took")
+        lines.append("  Misère: each team scored the card points its opponents took")
     lines.append(
         f"  this hand {labels.teams(score.totals, '+')}; totals {labels.teams(game.scores)}"
     )
     return lines
+
+
+def _match_line(score: HandScore, ruleset: RuleSet, names: Names, labels: Labels) -> str:
+    """The Match (all nine tricks to one team) and the rule that scores it (RULES.md R8.3-4)."""
+    team = score.match
+    assert team is not None  # noqa: S101
+    side = labels.side(team)
+    took = f"{side} took all nine tricks"
+    if score.contract is Contract.MISERE:
+        other = labels.side(1 - int(team))
+        return f"  Match in Misère: {took}, so {other} scores all 157; no Match bonus"
+    bonus = score.bonus[team]
+    declarer = team == score.declaring_team
+    counter = "" if declarer else " (a counter-match: the other team chose the trumps)"
+    if bonus == 0:
+        why = (
+            "only the team that chose the trumps earns the Match bonus"
+            if not declarer and ruleset.counter_match is CounterMatch.NONE
+            else "these rules give no Match bonus"
+        )
+        return f"  Match! {took}{counter}; {why}"
+    if declarer or ruleset.counter_match is CounterMatch.SAME_AS_MATCH:
+        rule = "the Match bonus"
+    else:
+        twice = "its trick points count twice"
+        if ruleset.counter_match is CounterMatch.DOUBLE_MATCH:
+            twice = "double the Match"
+        rule = f"{twice}: {score.card_points[team] + bonus} in all"
+    line = f"  Match! {took}{counter}: +{counted(bonus, 'point')} ({rule})"
+    if score.multiplier != 1:
+        times = names.times(score.multiplier)
+        line += f", {times} like the whole hand: +{bonus * score.multiplier}"
+    return line
 
 
 def narrate(before: Game, action: Action, after: Game, swiss: SuitPairing | None = None) -> None:

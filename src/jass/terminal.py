@@ -31,7 +31,7 @@ from jass.cards import Card
 from jass.contracts import Contract
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
 from jass.hand import Phase
-from jass.naming import Names, parse_contract
+from jass.naming import Names, counted, parse_contract
 from jass.play import explain_illegal, trick_winner
 from jass.records import dumps
 from jass.rules import PRESETS, RuleSet, preset_name
@@ -71,7 +71,7 @@ class TerminalGame:
     the game as a quit, ``KeyboardInterrupt`` passes through); ``out`` receives the screen.
     ``save`` is where the game record goes at the end or on quitting; without it, the player
     is offered to save. ``echo`` repeats each answer, for a transcript when the answers do not
-    come from a keyboard.
+    come from a keyboard. ``opponents`` says at the start which bots play (e.g. ``RuleBot``).
 
     >>> import io, jass
     >>> from jass.bots import RuleBot
@@ -94,11 +94,10 @@ class TerminalGame:
         save: str | Path | None = None,
         echo: bool = False,
         seat: Seat | int = Seat.S0,
-        bots_label: str | None = None,
+        opponents: str | None = None,
     ) -> None:
-        """Set up the game; :meth:`run` plays it (``bots_label`` says who the bots are)."""
+        """Set up the game; :meth:`run` plays it."""
         self.game = game
-        self.bots_label = bots_label
         self.seat = Seat(seat)
         missing = [s for s in Seat if s != self.seat and s not in bots]
         if missing:
@@ -111,6 +110,7 @@ class TerminalGame:
         self.save = Path(save) if save is not None else None
         self.echo = echo
         self.labels = Labels(self.seat)
+        self.opponents = opponents
         self._weis_asked = -1  # the hand in which the player was asked for Weis
 
     # --- the game -----------------------------------------------------------------------
@@ -152,23 +152,15 @@ class TerminalGame:
         game = self.game
         rules = game.ruleset
         name = preset_name(rules) or _described(rules)
-        hands = rules.hands
-        goal = (
-            f"target {rules.target}"
-            if hands is None
-            else "one hand"
-            if hands == 1
-            else f"{hands} hands"
-        )
+        goal = counted(rules.hands, "hand") if rules.hands is not None else f"target {rules.target}"
         self._say(
             f"jass {__version__} · Schieber against three bots · rules {name} ({goal}) · "
             f"seed {game.seed}",
             f"  (jass play --seed {game.seed} deals the same cards again)",
             "You and your partner play against right and left; play goes to the right.",
+            *([f"Your partner and opponents: {self.opponents}"] if self.opponents else []),
+            "Answer with a number or a name. ? shows help, q quits.",
         )
-        if self.bots_label:
-            self._say(f"Your partner and your opponents are {self.bots_label}.")
-        self._say("Answer with a number or a name. ? shows help, q quits.")
 
     def _apply_deal(self) -> None:
         self.game = self.game.deal()
