@@ -54,6 +54,8 @@ def dask_cluster(workers: int) -> Iterator[Executor]:
 @contextmanager
 def ray_cluster(workers: int) -> Iterator[Executor]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # Read when Ray is imported: off, Ray stays on the loopback address of this machine.
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     import ray  # noqa: PLC0415
 
     from jass.executors import RayExecutor  # noqa: PLC0415

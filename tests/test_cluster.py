@@ -41,6 +41,10 @@ from jass.state import Game
 
 T = TypeVar("T")
 
+# Read by Ray when it is imported: off, Ray runs a single machine on the loopback address
+# (as the Dask cluster here) rather than on the machine's network address.
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+
 SEED = 11
 #: Seconds a whole cluster test may take before it fails instead of hanging CI.
 DEADLINE = 120
