@@ -30,14 +30,15 @@ def check(condition: object, what: str) -> None:
 
 
 OURS = (
-    "actions", "bots", "cards", "cli", "contracts", "crediting", "dealing", "errors", "fast",
-    "hand", "matches", "play", "records", "rules", "sampling", "scoring", "seats", "solver",
-    "state", "view", "weis",
+    "bots", "cli", "cli.commands", "core", "core.cards", "core.contracts", "core.dealing",
+    "core.play", "core.scoring", "core.seats", "core.suits", "core.weis", "engine",
+    "engine.actions", "engine.game", "engine.hand", "engine.view", "errors", "matches",
+    "records", "rules", "search", "search.fast", "search.sampling", "solver",
 )
 
 for name in OURS:
     module = importlib.import_module(f"jass.{name}")
-    check(module.__name__.split(".")[-1] not in KIT_NAMES, module.__name__)
+    check(module.__name__.split(".")[1] not in KIT_NAMES, module.__name__)
 for name in jass.__all__:
     check(getattr(jass, name, None) is not None, f"jass.{name}")
 check(jass.game.game_sim.GameSim is not None, "jass-kit's GameSim")

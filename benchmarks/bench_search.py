@@ -21,7 +21,7 @@ import time
 
 from jass import Contract, Game, rules
 from jass.bots import MonteCarloBot
-from jass.fast import random_hand
+from jass.search.fast import random_hand
 from jass.solver import Solver
 
 

@@ -873,7 +873,7 @@ _PRIVATE_MODULE = re.compile(
 
 
 def _public_vartypes(*args: Any) -> None:
-    """Write attribute types as ``jass.Seat`` (documented) rather than ``jass.seats.Seat``."""
+    """Write attribute types as ``jass.Seat`` (documented) rather than ``jass.core.seats.Seat``."""
     lines: list[str] = args[-1]
     for i, line in enumerate(lines):
         if line.lstrip().startswith(":vartype "):

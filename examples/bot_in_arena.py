@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from jass import Play, PlayerView, rules
-from jass.actions import Action
 from jass.bots import RuleBot
+from jass.engine.actions import Action
 from jass.matches import play_match
 
 

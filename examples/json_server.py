@@ -66,8 +66,8 @@ from jass import (
     find_weis,
     rules,
 )
-from jass.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.bots import Bot, RandomBot, RuleBot
+from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.records import action_to_json, record
 
 #: Longest request line, in bytes; a real request is well under 300.

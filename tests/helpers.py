@@ -5,7 +5,7 @@ are in ``tests/strategies.py`` and the hypothesis profile in ``tests/conftest.py
 
 A test that wants a chosen seat to lead the first hand names the dealer, the seat before it
 (``Game.new(..., dealer=...)``, as :func:`new_game` and :func:`deal` do). The marker-card
-rule (RULES.md R3.7) is a rule of its own, tested where it is the subject. A test of a game
+rule (rule book R3.7) is a rule of its own, tested where it is the subject. A test of a game
 near its end starts from a score sheet (``Game.new(..., scores=...)``) rather than playing
 hands to get there.
 """

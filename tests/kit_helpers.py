@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import Any
 
 from jass import Action, Card, Choose, Contract, Game, Phase, Seat, Shove, rules
-from jass.actions import Play
+from jass.engine.actions import Play
 
 #: jass-kit's trump numbers 0-5, as our contracts.
 KIT_TRUMPS = [

@@ -7,10 +7,10 @@ import pytest
 from jass import Game, Phase, Thank, rules
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, play_game, play_hand
 from jass.bots.rule import contract_rating, heuristic_card
-from jass.cards import CardSet
-from jass.contracts import Contract
+from jass.core.cards import CardSet
+from jass.core.contracts import Contract
+from jass.core.seats import Seat
 from jass.errors import InvalidInputError
-from jass.seats import Seat
 
 RULESETS = [
     rules.SCHIEBER_1000,

@@ -1,4 +1,4 @@
-"""Suits, ranks, cards and card sets (RULES.md §1)."""
+"""Suits, ranks, cards and card sets (rule book §1)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_suit_order_and_letters() -> None:
 
 
 def test_suit_german_names() -> None:
-    # RULES.md R1.3: Herz ♥, Ecken/Karo ♦, Schaufel/Pik ♠, Kreuz ♣.
+    # rule book R1.3: Herz ♥, Ecken/Karo ♦, Schaufel/Pik ♠, Kreuz ♣.
     assert Suit.HEARTS.german_name == "Herz"
     assert Suit.DIAMONDS.german_name == "Ecken"
     assert Suit.SPADES.german_name == "Schaufel"
@@ -103,7 +103,7 @@ def test_suit_parse_rejects(text: str) -> None:
     assert repr(text) in str(info.value)
 
 
-# RULES.md R1.4, written out by hand: (♥, ♦, ♠, ♣).
+# rule book R1.4, written out by hand: (♥, ♦, ♠, ♣).
 SWISS_TABLE = {
     SuitPairing.SWISSLOS: ("Rosen", "Eicheln", "Schilten", "Schellen"),
     SuitPairing.WIKIPEDIA: ("Rosen", "Schellen", "Schilten", "Eicheln"),
@@ -330,7 +330,7 @@ def test_card_parse_reads_what_swiss_name_writes(name: str, pairing: SuitPairing
     assert Card.parse(card.swiss_name(pairing).upper(), pairing) == card
 
 
-# Each pairing read back from the table of RULES.md R1.4, written out above: the same words
+# Each pairing read back from the table of rule book R1.4, written out above: the same words
 # are different cards under different pairings.
 @pytest.mark.parametrize(
     ("text", "pairing", "expected"),

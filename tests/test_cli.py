@@ -14,7 +14,7 @@ import pytest
 
 from jass import Deal, Game, Play, Seat, rules
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
-from jass.cli import main
+from jass.cli.commands import main
 from jass.records import loads
 
 

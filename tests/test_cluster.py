@@ -31,13 +31,13 @@ from typing import Any, TypeVar
 import pytest
 
 from jass import InvalidInputError, JassError, PlayerView, play_match
-from jass.actions import Action
 from jass.bots import Bot, RandomBot, RuleBot, play_hand
+from jass.engine.actions import Action
+from jass.engine.game import Game
 from jass.errors import MissingDependencyError
 from jass.executors import RayExecutor
 from jass.matches import MatchResult, bot_seed, deal_seed
 from jass.rules import SCHIEBER
-from jass.state import Game
 
 T = TypeVar("T")
 

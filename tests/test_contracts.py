@@ -1,4 +1,4 @@
-"""Contracts, their rank orders and point tables (RULES.md §2)."""
+"""Contracts, their rank orders and point tables (rule book §2)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ OBENABE = Contract.OBENABE
 UNDENUFE = Contract.UNDENUFE
 SIX = (SPADES, HEARTS, DIAMONDS, CLUBS, OBENABE, UNDENUFE)
 
-# RULES.md R2.1, highest first.
+# rule book R2.1, highest first.
 TRUMP_ORDER = ["J", "9", "A", "K", "Q", "10", "8", "7", "6"]
 DOWN_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6"]
 UP_ORDER = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
-# RULES.md R2.2, by rank label.
+# rule book R2.2, by rank label.
 TRUMP_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 20, "10": 10, "9": 14, "8": 0, "7": 0, "6": 0}
 PLAIN_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10, "9": 0, "8": 0, "7": 0, "6": 0}
 OBENABE_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10, "9": 0, "8": 8, "7": 0, "6": 0}
@@ -258,7 +258,7 @@ SEVEN_IDS = [c.name for c in ALL_SEVEN]
 
 
 def expected_ranking(contract: Contract) -> list[str]:
-    """The deck strongest first, written out from RULES.md R2.1 (not from the tables)."""
+    """The deck strongest first, written out from rule book R2.1 (not from the tables)."""
     trump = contract.trump_suit
     plain = UP_ORDER if contract is UNDENUFE else DOWN_ORDER  # Misère plays as Obenabe
     names = [rank + trump.letter for rank in TRUMP_ORDER] if trump is not None else []

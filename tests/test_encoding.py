@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import jass
 from jass import Contract, Game, Phase, RuleSet, Seat, Thank, rules
-from jass.actions import NUM_ACTIONS
+from jass.engine.actions import NUM_ACTIONS
 from jass.envs import encoding
 from jass.envs.encoding import (
     ENCODING,
@@ -31,7 +31,7 @@ from jass.envs.encoding import (
 )
 from jass.errors import InvalidInputError
 from jass.records import replay
-from jass.sampling import sample_deals
+from jass.search.sampling import sample_deals
 from tests.strategies import random_rulesets, seeds
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "encoding_v1.json"
@@ -355,7 +355,7 @@ def test_hidden_cards_do_not_change_the_encoding(name: str) -> None:
     for seed in range(6):
         start = Game.new(ruleset, seed=seed)
         game = start.deal()
-        actions: list[jass.actions.Action] = []
+        actions: list[jass.engine.actions.Action] = []
         while game.phase is not Phase.DEAL and not game.is_over and len(actions) < 20:
             action = rng.choice([a for a in game.legal_actions() if not isinstance(a, Thank)])
             actions.append(action)

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from jass import Phase, rules
-from jass.actions import NUM_ACTIONS, Thank
+from jass.engine.actions import NUM_ACTIONS, Thank
 from jass.envs import FIELDS, encode
 from jass.envs._bounds import max_hand_total
 from jass.errors import InvalidInputError

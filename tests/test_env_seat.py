@@ -15,9 +15,9 @@ from gymnasium.utils.env_checker import check_env
 import jass
 from jass import Game, Phase, Seat, Team, Thank, rules
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.engine.view import PlayerView
 from jass.envs import SEAT_ENV_ID, SeatEnv
 from jass.envs.seat import make_bot_factory
-from jass.view import PlayerView
 
 OPTIONS: list[dict[str, Any]] = [
     {},

@@ -1,11 +1,11 @@
-"""The fast path (:mod:`jass.fast`) agrees with the checked state machine, card for card.
+"""The fast path (:mod:`jass.search.fast`) agrees with the checked state machine, card for card.
 
 - ``play_out`` against :class:`jass.Game`: the same deal, the same contract (all seven, Misère
   included) and the same deterministic policy, played through both. At every card the legal
   set, the seat, the hand and the trick must be the same, and at the end the tricks and the
-  credited card points with the match bonus (RULES.md §6, R8.2-R8.4, §10).
+  credited card points with the match bonus (rule book §6, R8.2-R8.4, §10).
 - ``legal_mask`` against :func:`jass.legal_cards` on random positions, for both values of
-  ``undertrump_only_trumps`` (RULES.md R5.5).
+  ``undertrump_only_trumps`` (rule book R5.5).
 - ``random_hand`` always deals out 157 points, or 157 plus the match bonus (R8.2-R8.4).
 """
 
@@ -20,8 +20,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jass import CARDS, Card, CardSet, Contract, Game, Phase, RuleSet, Suit, legal_cards, rules
-from jass.fast import legal_mask, play_out, random_hand
 from jass.rules import CounterMatch, UndertrumpRule
+from jass.search.fast import legal_mask, play_out, random_hand
 from tests.helpers import deal, deal_in_playing_order, endless
 
 #: Every rule set here allows all seven contracts and never ends the game inside a hand.
@@ -61,7 +61,7 @@ def pick(
 
 
 def expected_bonus(ruleset: RuleSet, declarer: bool) -> int:
-    """The match bonus of RULES.md R8.4, written out from the option values."""
+    """The match bonus of rule book R8.4, written out from the option values."""
     rule = ruleset.counter_match
     if declarer or rule is CounterMatch.SAME_AS_MATCH:
         return ruleset.match_bonus

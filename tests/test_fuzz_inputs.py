@@ -39,7 +39,7 @@ from jass import (
     rules,
 )
 from jass.bots import Bot, RandomBot, RuleBot, play_hand
-from jass.cli import main
+from jass.cli.commands import main
 from jass.jasskit import PlayerServer
 from jass.jasskit._protocol import ROUTES, read_answer
 from jass.records import (

@@ -1,6 +1,6 @@
 """Stöck, the end of the game, Schneider, Misère, presets and the §11 options of the game end.
 
-Every expected number below is worked out by hand from RULES.md (card values R2.2, trick
+Every expected number below is worked out by hand from rule book (card values R2.2, trick
 winners R6, Weis R7, Stöck R8.1, match R8.3, multipliers R8.5, game end §9, Misère §10); the
 comments next to the deals give the arithmetic.
 """

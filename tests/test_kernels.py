@@ -2,11 +2,12 @@
 
 The kernels (plain ints in, plain ints out):
 
-- :func:`jass.play.legal_mask`: the legal cards (RULES.md R5.5);
-- :func:`jass.play.trick_winner`: the card that wins a trick (R6.1-R6.2);
-- :func:`jass.scoring.credited_team`: the Misère swap (§10);
-- :func:`jass.scoring.team_match_bonus` over :func:`jass.scoring.match_bonus`: the match bonus
-  (R8.3-R8.4, none in Misère); :func:`jass.scoring.credit_card_play` settles a hand with both.
+- :func:`jass.core.play.legal_mask`: the legal cards (rule book R5.5);
+- :func:`jass.core.play.trick_winner`: the card that wins a trick (R6.1-R6.2);
+- :func:`jass.core.scoring.credited_team`: the Misère swap (§10);
+- :func:`jass.core.scoring.team_match_bonus` over :func:`jass.core.scoring.match_bonus`: the
+  match bonus (R8.3-R8.4, none in Misère); :func:`jass.core.scoring.credit_card_play` settles a
+  hand with both.
 
 Each kernel is checked against a reference written from the rules. Then each copy that a hot
 loop keeps for speed is checked against the kernels:
@@ -30,16 +31,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jass import CARDS, CardSet, Contract, RuleSet, rules
-from jass.fast import _tricks
-from jass.fast import legal_mask as fast_legal_mask
-from jass.play import legal_cards, legal_mask, trick_winner
-from jass.rules import CounterMatch, UndertrumpRule
-from jass.scoring import (
+from jass.core.play import legal_cards, legal_mask, trick_winner
+from jass.core.scoring import (
     credit_card_play,
     credited_team,
     match_bonus,
     team_match_bonus,
 )
+from jass.rules import CounterMatch, UndertrumpRule
+from jass.search.fast import _tricks
+from jass.search.fast import legal_mask as fast_legal_mask
 from jass.solver import Solver
 from tests.test_legal_cards import ref_legal
 from tests.test_tricks import ref_winner
@@ -89,7 +90,7 @@ def test_legal_mask_is_rule_r5_5(
     legal = legal_mask(mask_of(hand), trick, contract, strict)
     assert type(legal) is int
     assert legal == mask_of([int(c) for c in expected])
-    assert fast_legal_mask is legal_mask  # jass.fast re-exports the kernel
+    assert fast_legal_mask is legal_mask  # jass.search.fast re-exports the kernel
 
 
 @settings(max_examples=500)
@@ -108,7 +109,7 @@ def test_trick_winner_is_rules_r6_1_and_r6_2(
 
 
 def expected_bonus(team: int, declaring_team: int, contract: Contract, ruleset: RuleSet) -> int:
-    """RULES.md R8.3-R8.4 and §10 written out from the option values."""
+    """rule book R8.3-R8.4 and §10 written out from the option values."""
     if contract is Contract.MISERE:
         return 0  # no match bonus and no counter-match in Misère
     rule = ruleset.counter_match

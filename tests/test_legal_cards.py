@@ -1,4 +1,4 @@
-"""Legal cards: RULES.md §5 (R5.1-R5.5), ``undertrump_only_trumps`` and ``explain_illegal``.
+"""Legal cards: rule book §5 (R5.1-R5.5), ``undertrump_only_trumps`` and ``explain_illegal``.
 
 Every case is written out by hand from RULES.md, and a slow reference implementation of the
 normative algorithm R5.5 (written here from ``Card.suit`` / ``Card.rank`` and rank-order lists,
@@ -72,7 +72,7 @@ def ref_trump_strength(card: Card) -> int:
 def ref_legal(
     hand: Sequence[Card], trick: Sequence[Card], contract: Contract, only_if_no_higher: bool
 ) -> set[Card]:
-    """RULES.md R5.5, transcribed line by line."""
+    """rule book R5.5, transcribed line by line."""
     whole = set(hand)
     if not trick:
         return whole

@@ -14,8 +14,8 @@ import pytest
 
 import jass
 from jass import CardSet, Game, InvalidInputError, PlayerView, RuleSet, Seat, rules
-from jass.actions import Action
 from jass.bots import RandomBot, play_hand
+from jass.engine.actions import Action
 from jass.matches import (
     Z95,
     Estimate,

@@ -4,7 +4,7 @@ For each position (a fixed deal and a contract) the test counts the legal card s
 the first trick (4 cards) and the first two tricks (8 cards) twice:
 
 - through the library, recursively over ``Game.legal_moves()`` and ``Game.play``;
-- through a plain-python simulation written here: its own legal-card rule (RULES.md R5.5,
+- through a plain-python simulation written here: its own legal-card rule (rule book R5.5,
   from ``Card.suit`` / ``Card.rank`` and order lists) and its own trick winner (R6.1/R6.2).
 
 The literals in ``PERFT`` were computed once with the plain-python simulation; both counts must
@@ -77,7 +77,7 @@ def trump_strength(card: Card) -> int:
 def ref_legal(
     hand: Sequence[Card], trick: Sequence[Card], contract: Contract, only_if_no_higher: bool
 ) -> list[Card]:
-    """RULES.md R5.5, in canonical (sorted) order."""
+    """rule book R5.5, in canonical (sorted) order."""
     whole = set(hand)
     if not trick:
         return sorted(whole)

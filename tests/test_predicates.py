@@ -24,7 +24,7 @@ from jass import (
     find_weis,
     rules,
 )
-from jass.state import _FIELDS, _build
+from jass.engine.game import _FIELDS, _build
 
 RULESETS = [
     rules.SCHIEBER,

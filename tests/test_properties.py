@@ -1,4 +1,4 @@
-"""Property tests of the state machine through the public API (RULES.md R2.3, §5, §8)."""
+"""Property tests of the state machine through the public API (rule book R2.3, §5, §8)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from jass import (
 from tests.helpers import endless
 from tests.strategies import contracts, play_hand, random_rulesets, seeds
 
-# Multiplier tables of RULES.md R8.5, written out by hand as (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
+# Multiplier tables of rule book R8.5, written out by hand as (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
 R85_TABLES = {
     "FLAT": (1, 1, 1, 1, 1, 1),
     "SWISSLOS_2500": (1, 1, 2, 2, 3, 3),

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from jass import Game, InvalidInputError, Phase, RuleSet, rules
 from jass.bots import Bot, RandomBot, RuleBot, play_hand
-from jass.cli import main
-from jass.dealing import draw_for_dealer
+from jass.cli.commands import main
+from jass.core.dealing import draw_for_dealer
+from jass.core.weis import find_weis
 from jass.records import dumps, loads, record, replay, to_jasskit, unfinished
-from jass.weis import find_weis
 from tests.strategies import seeds
 
 RULESETS = [

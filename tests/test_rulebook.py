@@ -147,14 +147,14 @@ def test_rule_book_names_every_option_value_and_preset() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("(RULES.md R5.5).", {"R5.5"}),
-        ("RULES.md R7.1-R7.5", {"R7.1", "R7.5"}),
-        ("RULES.md R3.6-3.8", {"R3.6", "R3.8"}),
+        ("(rule book R5.5).", {"R5.5"}),
+        ("rule book R7.1-R7.5", {"R7.1", "R7.5"}),
+        ("rule book R3.6-3.8", {"R3.6", "R3.8"}),
         ("R8.3 – R8.6", {"R8.3", "R8.6"}),
         ("the step (R9.2a c)", {"R9.2a"}),
         ("R5.3d/e", {"R5.3d"}),
         ("R7.10 and R7.1", {"R7.10", "R7.1"}),
-        ("RULES.md §8-§9, §11", {"§8", "§9", "§11"}),
+        ("rule book §8-§9, §11", {"§8", "§9", "§11"}),
         ("[GR5.5] PR1.1 x1.2", set()),
     ],
 )

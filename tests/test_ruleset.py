@@ -1,4 +1,4 @@
-"""RuleSet options (RULES.md §11), presets (§12) and multiplier tables (R8.5).
+"""RuleSet options (rule book §11), presets (§12) and multiplier tables (R8.5).
 
 Every expected name, default and value below is written out by hand from RULES.md.
 """
@@ -51,7 +51,7 @@ FOUR_TRUMPS = frozenset({SPADES, HEARTS, DIAMONDS, CLUBS})
 #: The column order of the multiplier tables of R8.5: (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
 TABLE_ORDER = (HEARTS, DIAMONDS, SPADES, CLUBS, OBENABE, UNDENUFE)
 
-# RULES.md §11: the 25 rows, in order; row 9 holds two options
+# rule book §11: the 25 rows, in order; row 9 holds two options
 # (first_hand_rule / first_hand_marker).
 EXPECTED_DEFAULTS: dict[str, Any] = {
     "suit_pairing": SuitPairing.SWISSLOS,  # 1
@@ -114,7 +114,7 @@ ALTERNATIVES: dict[str, Any] = {
 
 BOOL_OPTIONS = [name for name, value in EXPECTED_DEFAULTS.items() if isinstance(value, bool)]
 
-# The enum options and every member name RULES.md §11 gives for them.
+# The enum options and every member name rule book §11 gives for them.
 ENUM_OPTIONS: dict[str, tuple[type[Any], tuple[str, ...]]] = {
     "suit_pairing": (SuitPairing, ("SWISSLOS", "WIKIPEDIA", "PARLETT")),
     "multipliers": (
@@ -606,7 +606,7 @@ def test_constructor_rejects_bad_values(option: str, value: Any) -> None:
 
 # --- multipliers (R8.5) -------------------------------------------------------------------
 
-# RULES.md R8.5, by hand: (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
+# rule book R8.5, by hand: (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
 MULTIPLIER_TABLE: dict[str, tuple[int, int, int, int, int, int]] = {
     "FLAT": (1, 1, 1, 1, 1, 1),
     "SWISSLOS_2500": (1, 1, 2, 2, 3, 3),

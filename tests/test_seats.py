@@ -1,4 +1,4 @@
-"""Seats and teams (RULES.md §3 and the notation section)."""
+"""Seats and teams (rule book §3 and the notation section)."""
 
 from __future__ import annotations
 

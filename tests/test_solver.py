@@ -4,7 +4,7 @@
    starting mid-trick), the exact minimax of the final credited difference is computed here
    by recursing over ``Game.legal_moves()`` and ``Game.play()`` and reading the hand's score
    (card points with the last trick's 5, the match bonus or counter-match, Misère credits;
-   RULES.md §5, §6, R8.2-R8.4, §10). ``solve(game)`` must find exactly that value, less what
+   rule book §5, §6, R8.2-R8.4, §10). ``solve(game)`` must find exactly that value, less what
    was already taken, and a best card that keeps it.
 2. The value is never beaten: the side following the solver's advice always ends with at
    least the solved value, whatever the opponents play, and exactly that value when the
@@ -583,7 +583,7 @@ def test_an_ample_node_limit_solves_exactly() -> None:
 
 
 def test_the_budget_minimal_case_returns_a_legal_card() -> None:
-    """Obenabe; seat 0 led AS, seat 1 holds KS and 6H, so must play KS (RULES.md R5.2)."""
+    """Obenabe; seat 0 led AS, seat 1 holds KS and 6H, so must play KS (rule book R5.2)."""
     hands = [CardSet.parse(h) for h in ("9S", "KS 6H", "6D 7D", "6C 7C")]
     for node_limit in range(1, 12):
         solution = Solver(OBENABE).solve(

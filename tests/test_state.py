@@ -30,7 +30,7 @@ from jass import (
     rules,
     score_hand,
 )
-from jass.dealing import shuffled_deck
+from jass.core.dealing import shuffled_deck
 from tests.helpers import (
     ALL_HEARTS_DEAL,
     deal,

@@ -1,4 +1,6 @@
-"""Stöck shown to finish only when needed (RULES.md R9.4), and how long a step is current (R9.2a c).
+"""Stöck shown to finish only when needed (rule book R9.4), and how long a step is current.
+
+How long a step is current is rule book R9.2a c.
 
 The deal is fixed: seat 0 holds the Stöck (KH QH) under hearts and leads the Buur, so team 0
 takes trick 1 for 20 (JH) + 0 (6H) + 10 (10H) + 0 (9D) = 30 card points, multiplier 1.
@@ -9,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from jass import Game, RuleSet, ScoringEvent, Seat, Team, rules
-from jass.scoring import EndReason
+from jass.core.scoring import EndReason
 
 # Seat 0: the Stöck and the Buur; seat 3 has no hearts.
 DEAL = [

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 
 from jass import Card, Contract, Game, Seat, Suit, find_weis, rules
 from jass.bots import RuleBot
-from jass.cli import main
+from jass.cli.commands import main
+from jass.cli.terminal import TerminalGame
 from jass.naming import Names
 from jass.records import loads
-from jass.terminal import TerminalGame
 
 LABEL = {0: "you", 1: "right", 2: "partner", 3: "left"}
 RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")

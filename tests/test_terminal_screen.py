@@ -23,11 +23,19 @@ from jass import (
     Thank,
     rules,
 )
-from jass.actions import Action
+from jass.cli.screen import (
+    Labels,
+    Style,
+    describe,
+    hand_lines,
+    status_lines,
+    symbols_fit,
+    trick_line,
+)
+from jass.core.weis import Weis, WeisKind
+from jass.engine.actions import Action
 from jass.errors import InvalidInputError
 from jass.naming import Names, parse_contract, seat_label, team_label
-from jass.screen import Labels, Style, describe, hand_lines, status_lines, symbols_fit, trick_line
-from jass.weis import Weis, WeisKind
 
 HEARTS, SPADES = Contract.trump(Suit.HEARTS), Contract.trump(Suit.SPADES)
 DIAMONDS, CLUBS = Contract.trump(Suit.DIAMONDS), Contract.trump(Suit.CLUBS)
@@ -304,7 +312,7 @@ def test_weis_stoeck_match_and_the_hands_score_are_told() -> None:
         "  left announces Weis: 300",
         "  trick 1: you ♥6 · right ♠6 · partner ♦6 · left ♣6 → you take 0",
     ]
-    # The best Weis wins for its team, which scores both partners' Weis (RULES.md R7.8).
+    # The best Weis wins for its team, which scores both partners' Weis (rule book R7.8).
     assert lines[6] == (
         "  Weis for us (600 ×1): you Neunblatt Herz 6–A (300), partner Neunblatt Ecken 6–A (300)"
     )

@@ -1,4 +1,4 @@
-"""Trick winner and trick points: RULES.md §2 (R2.1-R2.4) and §6 (R6.1-R6.5)."""
+"""Trick winner and trick points: rule book §2 (R2.1-R2.4) and §6 (R6.1-R6.5)."""
 
 from __future__ import annotations
 
@@ -277,7 +277,7 @@ def test_seed_example_trick() -> None:
 
 
 def test_seed_example_multiplied() -> None:
-    # RULES.md R6.5: 29 x 2 = 58 under spades x2 (SWISSLOS_2500: black suits double).
+    # rule book R6.5: 29 x 2 = 58 under spades x2 (SWISSLOS_2500: black suits double).
     multiplier = rules.SCHIEBER.multiplier(SPADES)
     assert multiplier == 2
     assert jass.trick_points(cards("AH 8S KH 9S"), SPADES) * multiplier == 58
@@ -288,7 +288,7 @@ def test_seed_example_multiplied() -> None:
     [("hearts", 1), ("diamonds", 1), ("spades", 2), ("clubs", 2), ("obenabe", 3), ("undenufe", 3)],
 )
 def test_schieber_multipliers(contract: str, multiplier: int) -> None:
-    # RULES.md R8.5 / §12: SWISSLOS_2500 is (♥ 1, ♦ 1, ♠ 2, ♣ 2, Obenabe 3, Undenufe 3).
+    # rule book R8.5 / §12: SWISSLOS_2500 is (♥ 1, ♦ 1, ♠ 2, ♣ 2, Obenabe 3, Undenufe 3).
     assert rules.SCHIEBER.multiplier(Contract.parse(contract)) == multiplier
 
 

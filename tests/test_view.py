@@ -24,9 +24,9 @@ from jass import (
     Suit,
     rules,
 )
-from jass.sampling import DealSampler, sample_deals
-from jass.view import excluded_cards
-from jass.weis import WeisKind, find_weis
+from jass.core.weis import WeisKind, find_weis
+from jass.engine.view import excluded_cards
+from jass.search.sampling import DealSampler, sample_deals
 from tests.helpers import ALL_HEARTS_DEAL, play_cards, play_random, start
 from tests.strategies import seeds
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jass import Deal, Game, Phase, Play, PlayerView, RuleSet, Seat, Trick, rules
-from jass.play import trick_points, trick_winner
-from jass.view import excluded_cards
+from jass.core.play import trick_points, trick_winner
+from jass.engine.view import excluded_cards
 
 RULESETS = [
     rules.SCHIEBER,

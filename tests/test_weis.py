@@ -1,4 +1,4 @@
-"""Weis (melds): RULES.md §7 (R7.1-R7.13) and §11 options 13-18.
+"""Weis (melds): rule book §7 (R7.1-R7.13) and §11 options 13-18.
 
 Every expected value here is written by hand from RULES.md; none is computed by the library.
 """

@@ -23,12 +23,12 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 import jass  # noqa: E402
-import jass.fast  # noqa: E402
+import jass.search.fast  # noqa: E402
 import jass.matches  # noqa: E402
 import jass.records  # noqa: E402
-import jass.sampling  # noqa: E402
+import jass.search.sampling  # noqa: E402
 import jass.solver  # noqa: E402
-import jass.view  # noqa: E402
+import jass.engine.view  # noqa: E402
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, play_game, play_hand  # noqa: E402
 
 _IMPORT_SECONDS = round(time.perf_counter() - _STARTED, 3)

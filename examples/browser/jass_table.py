@@ -13,8 +13,8 @@ import sys
 from typing import Any
 
 from jass import Contract, Game, Phase, PlayerView, Seat, SuitPairing
-from jass.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.bots import RuleBot
+from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
 from jass.rules import EndMode, find_ruleset
 from jass.svg import table

@@ -17,7 +17,22 @@ __path__ = pkgutil.extend_path(__path__, __name__)
 
 from jass import rules
 from jass._version import __version__
-from jass.actions import (
+from jass.core.cards import CARDS, Card, CardSet, Rank, Suit, SuitPairing
+from jass.core.contracts import Contract, ContractKind
+from jass.core.play import explain_illegal, legal_cards, trick_points, trick_winner
+from jass.core.scoring import EndReason, GameResult, HandScore, ScoringEvent, score_hand
+from jass.core.seats import Seat, Team
+from jass.core.weis import (
+    Weis,
+    WeisKind,
+    WeisResult,
+    best_weis,
+    find_weis,
+    resolve_declared_weis,
+    resolve_weis,
+    weis_key,
+)
+from jass.engine.actions import (
     NUM_ACTIONS,
     Action,
     Choose,
@@ -28,33 +43,18 @@ from jass.actions import (
     Thank,
     action_from_index,
 )
-from jass.cards import CARDS, Card, CardSet, Rank, Suit, SuitPairing
-from jass.contracts import Contract, ContractKind
+from jass.engine.game import Game
+from jass.engine.hand import GameSetup, HandInfo, Phase, Trick
+from jass.engine.view import PlayerView
 from jass.errors import (
     IllegalActionError,
     IllegalReason,
     InvalidInputError,
     JassError,
 )
-from jass.hand import GameSetup, HandInfo, Phase, Trick
 from jass.matches import play_match
-from jass.play import explain_illegal, legal_cards, trick_points, trick_winner
 from jass.rules import RuleSet, find_ruleset
-from jass.sampling import DealSampler, sample_deals
-from jass.scoring import EndReason, GameResult, HandScore, ScoringEvent, score_hand
-from jass.seats import Seat, Team
-from jass.state import Game
-from jass.view import PlayerView
-from jass.weis import (
-    Weis,
-    WeisKind,
-    WeisResult,
-    best_weis,
-    find_weis,
-    resolve_declared_weis,
-    resolve_weis,
-    weis_key,
-)
+from jass.search.sampling import DealSampler, sample_deals
 
 __all__ = [
     "CARDS",

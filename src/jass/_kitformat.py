@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
-from jass.cards import Card, CardSet
-from jass.contracts import Contract
+from jass.core.cards import Card, CardSet
+from jass.core.contracts import Contract
+from jass.core.seats import Seat
+from jass.engine.game import Game, play_unchecked
+from jass.engine.hand import Trick
+from jass.engine.view import PlayerView, excluded_cards
 from jass.errors import InvalidInputError, JassError, describe
-from jass.hand import Trick
 from jass.rules import JASSKIT, SCHIEBER, RuleSet
-from jass.seats import Seat
-from jass.state import Game, play_unchecked
-from jass.view import PlayerView, excluded_cards
 
 __all__ = ["from_jasskit", "from_jasskit_observation", "to_jasskit", "to_jasskit_observation"]
 

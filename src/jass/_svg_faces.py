@@ -17,7 +17,7 @@ import math
 from typing import Final, NamedTuple
 from xml.etree.ElementTree import Element, SubElement
 
-from jass.cards import Card, Rank, Suit, SuitPairing
+from jass.core.cards import Card, Rank, Suit, SuitPairing
 
 __all__ = ["CARD_H", "CARD_W", "FONT", "SuitStyle", "back", "face", "number", "pip", "style_of"]
 
@@ -149,7 +149,7 @@ _SWISS: Final = {
 }
 
 _FRENCH_LABELS: Final = tuple(rank.label for rank in Rank)
-#: Swiss indices: Banner, Under, Ober, König, Ass (RULES.md R1.4 names).
+#: Swiss indices: Banner, Under, Ober, König, Ass (rule book R1.4 names).
 _SWISS_LABELS: Final = ("6", "7", "8", "9", "B", "U", "O", "K", "A")
 
 

@@ -34,9 +34,9 @@ from typing import Final, Literal, TypeAlias, cast
 import attrs
 
 from jass.bots import Bot, play_game, play_hand
+from jass.engine.game import Game
 from jass.errors import InvalidInputError, JassError
 from jass.rules import SCHIEBER, RuleSet, preset_name
-from jass.state import Game
 
 __all__ = [
     "Z95",

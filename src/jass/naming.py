@@ -20,12 +20,12 @@ from typing import Final
 
 import attrs
 
-from jass.cards import Card, Rank, Suit, SuitPairing
-from jass.contracts import Contract, ContractKind
+from jass.core.cards import Card, Rank, Suit, SuitPairing
+from jass.core.contracts import Contract, ContractKind
+from jass.core.seats import Seat, Team
+from jass.core.weis import Weis, WeisKind
 from jass.errors import InvalidInputError
 from jass.rules import RuleSet
-from jass.seats import Seat, Team
-from jass.weis import Weis, WeisKind
 
 __all__ = ["Names", "counted", "parse_contract", "seat_label", "team_label"]
 
@@ -206,7 +206,7 @@ def counted(number: int, word: str, plural: str | None = None) -> str:
 def seat_label(seat: Seat | int, me: Seat | int = 0) -> str:
     """How the player at ``me`` calls ``seat``: ``you``, ``right``, ``partner`` or ``left``.
 
-    Play goes to the right (RULES.md R3.2), so the seat after ``me`` sits on its right.
+    Play goes to the right (rule book R3.2), so the seat after ``me`` sits on its right.
 
     >>> [seat_label(s) for s in range(4)], seat_label(0, me=1)
     (['you', 'right', 'partner', 'left'], 'left')

@@ -30,16 +30,16 @@ from jass._kitformat import (
     to_jasskit,
     to_jasskit_observation,
 )
-from jass.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
-from jass.cards import Card, CardSet
-from jass.contracts import Contract
-from jass.dealing import seeded_deal
+from jass.core.cards import Card, CardSet
+from jass.core.contracts import Contract
+from jass.core.dealing import seeded_deal
+from jass.core.seats import Team
+from jass.core.weis import find_weis
+from jass.engine.actions import Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
+from jass.engine.game import Game
+from jass.engine.hand import HandInfo, Phase
 from jass.errors import InvalidInputError, JassError, describe
-from jass.hand import HandInfo, Phase
 from jass.rules import PRESETS, FirstHandRule, RuleSet, preset_name
-from jass.seats import Team
-from jass.state import Game
-from jass.weis import find_weis
 
 __all__ = [
     "FORMAT",

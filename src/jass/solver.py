@@ -37,16 +37,16 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from jass._budgets import count_or_none, seconds_or_none
-from jass.cards import CARDS, Card, Suit
-from jass.contracts import Contract
+from jass.core.cards import CARDS, Card, Suit
+from jass.core.contracts import Contract
+from jass.core.play import legal_mask, trick_winner
+from jass.core.scoring import credited_team, team_match_bonus
+from jass.engine.hand import Phase
 from jass.errors import InvalidInputError
-from jass.hand import Phase
-from jass.play import legal_mask, trick_winner
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
-from jass.scoring import credited_team, team_match_bonus
 
 if TYPE_CHECKING:
-    from jass.state import Game
+    from jass.engine.game import Game
 
 __all__ = ["Solution", "Solver", "solve"]
 

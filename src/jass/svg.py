@@ -32,14 +32,14 @@ from typing import Final
 from xml.etree.ElementTree import Element, SubElement, tostring
 
 from jass._svg_faces import CARD_H, CARD_W, FONT, back, face, number, pip, style_of
-from jass.cards import Card, CardSet, SuitPairing, as_card
-from jass.contracts import Contract
+from jass.core.cards import Card, CardSet, SuitPairing, as_card
+from jass.core.contracts import Contract
+from jass.core.scoring import EndReason
+from jass.core.seats import Seat, Team
+from jass.engine.game import Game
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
-from jass.hand import Phase
-from jass.scoring import EndReason
-from jass.seats import Seat, Team
-from jass.state import Game
-from jass.view import PlayerView
 
 __all__ = ["Picture", "card", "cards", "table"]
 

@@ -14,11 +14,11 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from jass.actions import Action, Thank
+from jass.engine.actions import Action, Thank
+from jass.engine.game import Game
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
-from jass.hand import Phase
-from jass.state import Game
-from jass.view import PlayerView
 
 __all__ = ["Bot", "RandomBot", "play_game", "play_hand"]
 

@@ -26,17 +26,17 @@ from collections.abc import Sequence
 from typing import Final
 
 from jass._budgets import count_or_none, seconds_or_none
-from jass.actions import PLAY_ACTIONS, Action, Play
 from jass.bots.rule import RuleBot, _heuristic_card
-from jass.contracts import Contract
+from jass.core.contracts import Contract
+from jass.core.play import trick_winner
+from jass.core.scoring import credit_card_play, credited_team
+from jass.engine.actions import PLAY_ACTIONS, Action, Play
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
-from jass.fast import play_out
-from jass.hand import Phase
-from jass.play import trick_winner
-from jass.sampling import DealSampler
-from jass.scoring import credit_card_play, credited_team
+from jass.search.fast import play_out
+from jass.search.sampling import DealSampler
 from jass.solver import Solver
-from jass.view import PlayerView
 
 __all__ = ["MonteCarloBot"]
 

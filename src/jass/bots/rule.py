@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from jass.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove, Thank
-from jass.cards import CARDS, SUIT_MASKS
-from jass.contracts import Contract, ContractKind
-from jass.hand import Phase
-from jass.play import trick_winner
-from jass.view import PlayerView
+from jass.core.cards import CARDS, SUIT_MASKS
+from jass.core.contracts import Contract, ContractKind
+from jass.core.play import trick_winner
+from jass.engine.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove, Thank
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 
 __all__ = ["RuleBot", "contract_rating", "heuristic_card", "trumps_suit"]
 

@@ -19,11 +19,11 @@ import functools
 import itertools
 from typing import Final
 
-from jass.cards import CardSet
-from jass.contracts import Contract, ContractKind
+from jass.core.cards import CardSet
+from jass.core.contracts import Contract, ContractKind
+from jass.core.scoring import match_bonus
+from jass.core.weis import find_weis
 from jass.rules import RuleSet
-from jass.scoring import match_bonus
-from jass.weis import find_weis
 
 __all__ = ["max_hand_total", "max_weis_points"]
 

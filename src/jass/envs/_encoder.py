@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.cards import SUIT_MASKS, Card
+from jass.core.cards import SUIT_MASKS, Card
+from jass.core.seats import Seat
+from jass.core.weis import Weis, WeisResult
+from jass.engine.game import Game
+from jass.engine.hand import HandInfo
+from jass.engine.view import excluded_cards
 from jass.envs import _layout as lay
 from jass.errors import InvalidInputError
-from jass.hand import HandInfo
 from jass.rules import RuleSet, UndertrumpRule
-from jass.seats import Seat
-from jass.state import Game
-from jass.view import excluded_cards
-from jass.weis import Weis, WeisResult
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -393,7 +393,7 @@ class Encoder:
     def _excluded_by(self, game: Game, plays: Plays, start: int, seat: int) -> None:
         """Add what the last card, not of the led suit, tells about its player's hand.
 
-        This is :func:`jass.view.excluded_cards` for one card (the tests hold the two equal).
+        This is :func:`jass.engine.view.excluded_cards` for one card (the tests hold the two equal).
         """
         index = len(plays) - 1
         if index in game.unchecked_plays:

@@ -16,13 +16,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from jass.cards import Card, Rank
-from jass.contracts import Contract
-from jass.hand import Phase
+from jass.core.cards import Card, Rank
+from jass.core.contracts import Contract
+from jass.core.seats import Seat
+from jass.core.weis import Weis
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.rules import FirstHandRule, RuleSet
-from jass.seats import Seat
-from jass.view import PlayerView
-from jass.weis import Weis
 
 __all__: list[str] = []  # private: the public names are re-exported by jass.envs.encoding
 

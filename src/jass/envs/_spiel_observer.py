@@ -29,7 +29,7 @@ from typing import Any, Final, Protocol
 
 import numpy as np
 
-from jass.actions import NUM_ACTIONS
+from jass.engine.actions import NUM_ACTIONS
 from jass.envs._spiel_record import (
     CARDS_PER_DEAL,
     HandRecord,

@@ -20,14 +20,14 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from jass.actions import NUM_ACTIONS, Choose, Play, Shove, Thank, action_from_index
-from jass.cards import CardSet
+from jass.core.cards import CardSet
+from jass.core.seats import Seat
+from jass.engine.actions import NUM_ACTIONS, Choose, Play, Shove, Thank, action_from_index
+from jass.engine.game import Game
+from jass.engine.view import PlayerView
 from jass.envs.encoding import FIELDS, encode
 from jass.errors import InvalidInputError
 from jass.rules import RuleSet, WeisDeclaration, find_ruleset
-from jass.seats import Seat
-from jass.state import Game
-from jass.view import PlayerView
 
 __all__ = [
     "CARDS_PER_DEAL",

@@ -45,8 +45,12 @@ except ImportError as exc:  # tests/test_env_extras.py hides them
         "pip install 'jass[rl]'"
     ) from None
 
-from jass.actions import NUM_ACTIONS, Thank, action_from_index
-from jass.cards import CARDS
+from jass.core.cards import CARDS
+from jass.core.seats import Team
+from jass.core.weis import find_weis
+from jass.engine.actions import NUM_ACTIONS, Thank, action_from_index
+from jass.engine.game import Game
+from jass.engine.hand import Phase
 from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
 from jass.envs.options import (
     EPISODES,
@@ -59,11 +63,7 @@ from jass.envs.options import (
 from jass.envs.render import view_text
 from jass.envs.rewards import hand_margin
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
-from jass.hand import Phase
 from jass.rules import RuleSet, WeisDeclaration
-from jass.seats import Team
-from jass.state import Game
-from jass.weis import find_weis
 
 __all__ = ["AGENTS", "JassAECEnv", "aec_env", "raw_env"]
 

@@ -9,7 +9,7 @@ learning" writes the encoding down field by field, and ``tests/fixtures/encoding
 pairs game records with their encodings, for other implementations to check against.
 
 :func:`action_mask` gives the legal actions as an int8 mask over
-:data:`~jass.actions.NUM_ACTIONS`, and :class:`Encoder` keeps the four seats' encodings of a
+:data:`~jass.engine.actions.NUM_ACTIONS`, and :class:`Encoder` keeps the four seats' encodings of a
 game up to date step by step, writing only the bits that change.
 
 >>> import jass
@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.actions import NUM_ACTIONS, DeclareWeis, Thank
+from jass.core.seats import Team
+from jass.engine.actions import NUM_ACTIONS, DeclareWeis, Thank
+from jass.engine.game import Game
+from jass.engine.view import PlayerView
 from jass.envs import _layout as lay
 from jass.envs._encoder import Encoder
 from jass.envs._layout import ENCODING, FIELDS, OBSERVATION_SIZE
 from jass.errors import InvalidInputError
-from jass.seats import Team
-from jass.state import Game
-from jass.view import PlayerView
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -125,7 +125,7 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
 def action_mask(
     view_or_game: PlayerView | Game, out: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.int8]:
-    """An int8 mask over :data:`~jass.actions.NUM_ACTIONS`: 1 at each legal action's index.
+    """An int8 mask over :data:`~jass.engine.actions.NUM_ACTIONS`: 1 at each legal action's index.
 
     For a :class:`~jass.Game`, the actions of the seat to move; for a view, those of its seat
     (all zeros when it is not to move). Every declaration of Weis on offer has the number 47

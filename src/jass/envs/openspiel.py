@@ -17,7 +17,7 @@ The game:
 - **Chance:** the deal, card by card: 36 chance nodes per hand, each dealing one card,
   uniformly among those not yet dealt, to the next seat in the order of the deal (packets of
   three, the forehand first, R3.5). A chance outcome is the card's number, 0-35.
-- **Actions:** the library's numbering (:attr:`jass.actions.Play.index` and friends,
+- **Actions:** the library's numbering (:attr:`jass.engine.actions.Play.index` and friends,
   ``NUM_ACTIONS`` = 48 distinct actions): 0-35 play a card, 36-42 choose a contract, 43 shove;
   the others (thanks, Weis declarations) are never legal here.
   The legal actions are exactly those of :meth:`jass.Game.legal_actions`, with two choices
@@ -69,9 +69,10 @@ except ImportError as exc:
         "pip install 'jass[openspiel]' (OpenSpiel 2 has wheels for Python 3.11 and later)"
     ) from None
 
-from jass.actions import NUM_ACTIONS, Choose, Play, Shove, action_from_index
-from jass.cards import Card
-from jass.dealing import next_dealer
+from jass.core.cards import Card
+from jass.core.dealing import next_dealer
+from jass.engine.actions import NUM_ACTIONS, Choose, Play, Shove, action_from_index
+from jass.engine.hand import Phase
 from jass.envs._bounds import max_hand_total
 from jass.envs._spiel_observer import SpielObserver
 from jass.envs._spiel_record import (
@@ -81,9 +82,8 @@ from jass.envs._spiel_record import (
     action_text,
     state_text,
 )
-from jass.hand import Phase
 from jass.rules import RuleSet
-from jass.sampling import DealSampler
+from jass.search.sampling import DealSampler
 
 __all__ = ["GAME_NAME", "JassGame", "JassState", "make_resampler", "utility_bound"]
 
@@ -377,7 +377,7 @@ class JassState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type inf
         the other seats so far are drawn from those the player has not received. Earlier
         hands are fully known (all their cards were played) and stay as they were. In the
         rare case where the sampler cannot explain every declared Weis (see
-        :mod:`jass.sampling`), a copy of this state is returned instead.
+        :mod:`jass.search.sampling`), a copy of this state is returned instead.
 
         >>> state = JassGame().new_initial_state()
         >>> for card in range(36):

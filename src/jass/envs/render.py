@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import Final
 
-from jass.actions import Choose, DeclareWeis, Play, Shove, Thank
-from jass.view import PlayerView
+from jass.engine.actions import Choose, DeclareWeis, Play, Shove, Thank
+from jass.engine.view import PlayerView
 
 __all__ = ["action_label", "view_text"]
 

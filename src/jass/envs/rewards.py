@@ -14,8 +14,8 @@ a hand always sum to zero.
 
 from __future__ import annotations
 
-from jass.contracts import Contract
-from jass.state import Game
+from jass.core.contracts import Contract
+from jass.engine.game import Game
 
 __all__ = ["hand_margin"]
 

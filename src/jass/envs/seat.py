@@ -59,18 +59,18 @@ except ImportError as exc:  # tests/test_env_extras.py hides it
         f"jass.envs.SeatEnv needs Gymnasium, which is not installed ({exc}): pip install 'jass[rl]'"
     ) from None
 
-from jass.actions import NUM_ACTIONS, PLAY_ACTIONS, DeclareWeis, Thank, action_from_index
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
-from jass.cards import CardSet
+from jass.core.cards import CardSet
+from jass.core.seats import Seat, Team
+from jass.core.weis import find_weis
+from jass.engine.actions import NUM_ACTIONS, PLAY_ACTIONS, DeclareWeis, Thank, action_from_index
+from jass.engine.game import Game
+from jass.engine.hand import Phase
 from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
 from jass.envs.options import EPISODES, REWARDS, THANKS, WEIS, auto_thanks, choice, ruleset_for
 from jass.envs.render import view_text
 from jass.envs.rewards import hand_margin
-from jass.hand import Phase
 from jass.rules import RuleSet, WeisDeclaration
-from jass.seats import Seat, Team
-from jass.state import Game
-from jass.weis import find_weis
 
 __all__ = ["BOT_KINDS", "BotSpec", "SeatEnv", "make_bot_factory"]
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from typing import Any, Final, Generic, TypeVar
 
 from jass._kitformat import KIT_PUSH, KIT_TRUMPS, kit_card, to_kit_card
-from jass.actions import Action, Choose, Play, Shove, Thank
 from jass.bots import Bot, RuleBot
-from jass.contracts import Contract
+from jass.core.contracts import Contract
+from jass.engine.actions import Action, Choose, Play, Shove, Thank
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import BotAnswerError, InvalidInputError
-from jass.hand import Phase
 from jass.rules import RuleSet
-from jass.view import PlayerView
 
 __all__ = [
     "CARD",

@@ -23,8 +23,9 @@ import operator
 from typing import Any
 
 from jass._kitformat import from_jasskit_observation, to_jasskit_observation
-from jass.actions import Action
 from jass.bots import Bot
+from jass.engine.actions import Action
+from jass.engine.view import PlayerView
 from jass.errors import BotAnswerError, InvalidInputError, JassError, MissingDependencyError
 from jass.jasskit._protocol import (
     CARD,
@@ -35,7 +36,6 @@ from jass.jasskit._protocol import (
     write_answer,
 )
 from jass.rules import JASSKIT, RuleSet
-from jass.view import PlayerView
 
 __all__ = ["KitAgentBot", "as_kit_agent"]
 

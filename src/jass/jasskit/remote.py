@@ -25,13 +25,13 @@ from typing import Any, Final
 import attrs
 
 from jass._kitformat import to_jasskit_observation
-from jass.actions import Action
 from jass.bots import Bot
-from jass.cards import Card
+from jass.core.cards import Card
+from jass.core.play import explain_illegal
+from jass.engine.actions import Action
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError, JassError, RemotePlayerError
 from jass.jasskit._protocol import OutsidePlayer, read_answer
-from jass.play import explain_illegal
-from jass.view import PlayerView
 
 __all__ = ["RemoteBot", "RemoteBotFactory"]
 

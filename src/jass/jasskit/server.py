@@ -38,8 +38,9 @@ from typing import Any, Final
 
 from jass._kitformat import from_jasskit_observation, kit_seat
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError, JassError
-from jass.hand import Phase
 from jass.jasskit._protocol import (
     CARD,
     INFO,
@@ -50,7 +51,6 @@ from jass.jasskit._protocol import (
     write_answer,
 )
 from jass.rules import JASSKIT, RuleSet
-from jass.view import PlayerView
 
 __all__ = ["BOT_KINDS", "PlayerServer", "make_bot"]
 

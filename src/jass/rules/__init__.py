@@ -1,11 +1,11 @@
-"""Rule sets: every option of RULES.md §11, the presets of §12, and :func:`find_ruleset`.
+"""Rule sets: every option of rule book §11, the presets of §12, and :func:`find_ruleset`.
 
 >>> from jass import rules
 >>> rules.BEGINNER.target, rules.TOURNAMENT_12.match_bonus
 (1000, 0)
 """
 
-from jass.cards import SuitPairing
+from jass.core.cards import SuitPairing
 from jass.rules.options import (
     AusmachOrder,
     CounterMatch,

@@ -1,4 +1,4 @@
-"""The enums behind the disputed rules of RULES.md §11.
+"""The enums behind the disputed rules of rule book §11.
 
 Each member name is the value written in RULES.md, so ``UndertrumpRule.ONLY_IF_NO_HIGHER``
 reads exactly as the rules document states it.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 
-from jass.cards import SuitPairing
+from jass.core.cards import SuitPairing
 
 __all__ = [
     "AusmachOrder",
@@ -28,7 +28,7 @@ __all__ = [
 
 
 class Multipliers(enum.Enum):
-    """Multiplier tables (RULES.md R8.5), as values for (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
+    """Multiplier tables (rule book R8.5), as values for (♥, ♦, ♠, ♣, OBENABE, UNDENUFE).
 
     A rule set may also hold six custom values instead of a member.
 
@@ -44,7 +44,7 @@ class Multipliers(enum.Enum):
 
 
 class WeisDeclaration(enum.Enum):
-    """Who declares Weis (RULES.md R7.7): the engine declares all (``AUTO``) or the player chooses.
+    """Who declares Weis (rule book R7.7): the engine declares all (``AUTO``) or the player chooses.
 
     >>> WeisDeclaration.AUTO
     <WeisDeclaration.AUTO: 'auto'>
@@ -55,7 +55,7 @@ class WeisDeclaration(enum.Enum):
 
 
 class FirstHandRule(enum.Enum):
-    """Who deals the first hand of a game (RULES.md R3.7).
+    """Who deals the first hand of a game (rule book R3.7).
 
     >>> FirstHandRule.MARKER_CARD.value
     'marker card'
@@ -67,7 +67,7 @@ class FirstHandRule(enum.Enum):
 
 
 class DealerRotation(enum.Enum):
-    """How the deal passes between hands (RULES.md R3.8).
+    """How the deal passes between hands (rule book R3.8).
 
     >>> DealerRotation.WINNER_DEALS.value
     'winner deals'
@@ -78,7 +78,7 @@ class DealerRotation(enum.Enum):
 
 
 class UndertrumpRule(enum.Enum):
-    """What a player holding only trumps may play over a trump in the trick (RULES.md R5.3e).
+    """What a player holding only trumps may play over a trump in the trick (rule book R5.3e).
 
     >>> UndertrumpRule.ANY.value
     'any trump'
@@ -89,7 +89,7 @@ class UndertrumpRule(enum.Enum):
 
 
 class WeisTie(enum.Enum):
-    """Equal points, sequence against quartet (RULES.md R7.10).
+    """Equal points, sequence against quartet (rule book R7.10).
 
     >>> WeisTie.SEQUENCE_FIRST.value
     'sequence first'
@@ -100,7 +100,7 @@ class WeisTie(enum.Enum):
 
 
 class CounterMatch(enum.Enum):
-    """What a non-declaring team earns for taking every trick (RULES.md R8.4).
+    """What a non-declaring team earns for taking every trick (rule book R8.4).
 
     >>> CounterMatch.DOUBLE_MATCH.value
     'double the match'
@@ -113,7 +113,7 @@ class CounterMatch(enum.Enum):
 
 
 class AusmachOrder(enum.Enum):
-    """The order of scoring events when both teams could finish at once (RULES.md R9.4).
+    """The order of scoring events when both teams could finish at once (rule book R9.4).
 
     >>> AusmachOrder.STOECK_WEIS_STICH.value
     'Stöck, Weis, Stich'
@@ -124,7 +124,7 @@ class AusmachOrder(enum.Enum):
 
 
 class EndMode(enum.Enum):
-    """How a game played to a target ends (RULES.md R9.3).
+    """How a game played to a target ends (rule book R9.3).
 
     >>> EndMode.END_OF_HAND.value
     'end of hand'

@@ -1,4 +1,4 @@
-"""The named rule systems of RULES.md §12, and :func:`find_ruleset`.
+"""The named rule systems of rule book §12, and :func:`find_ruleset`.
 
 >>> find_ruleset("schieber-1000") is SCHIEBER_1000
 True
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from jass.cards import Suit
-from jass.contracts import Contract
+from jass.core.cards import Suit
+from jass.core.contracts import Contract
 from jass.errors import InvalidInputError, describe
 from jass.rules.options import CounterMatch, EndMode, FirstHandRule, Multipliers
 from jass.rules.ruleset import RuleSet

@@ -1,4 +1,4 @@
-"""The :class:`RuleSet`: one frozen value holding every option of RULES.md §11.
+"""The :class:`RuleSet`: one frozen value holding every option of rule book §11.
 
 >>> rs = RuleSet().evolve(target=1000, multipliers=Multipliers.FLAT)
 >>> rs.target, rs.multiplier(Contract.OBENABE)
@@ -14,8 +14,8 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
-from jass.cards import Card, SuitPairing
-from jass.contracts import Contract
+from jass.core.cards import Card, SuitPairing
+from jass.core.contracts import Contract
 from jass.errors import InvalidInputError, describe
 from jass.rules.options import (
     AusmachOrder,
@@ -31,7 +31,7 @@ from jass.rules.options import (
 
 __all__ = ["STANDARD_CONTRACTS", "RuleSet", "RuleSetOptions"]
 
-#: The six contracts of RULES.md §2.
+#: The six contracts of rule book §2.
 STANDARD_CONTRACTS: Final = frozenset(Contract.standard())
 
 # Multiplier tuples are written (♥, ♦, ♠, ♣, OBENABE, UNDENUFE); contracts are numbered
@@ -83,14 +83,14 @@ class RuleSetOptions(TypedDict, total=False):
 
 @attrs.frozen(kw_only=True, init=False)
 class RuleSet:
-    """Every rule option of RULES.md §11, with the ``SCHIEBER`` defaults.
+    """Every rule option of rule book §11, with the ``SCHIEBER`` defaults.
 
     Build variants with :meth:`evolve`; every value is checked, and a bad one raises
     :class:`~jass.InvalidInputError` naming the option. Enum options also accept the member
     name as a string, ``contracts`` accepts contract names, and ``first_hand_marker`` a card name.
 
     Options that depend on others: ``small_weis_split_long_runs=True`` needs
-    ``small_weis=True`` (RULES.md R7.3) and is refused without it. Other options are accepted
+    ``small_weis=True`` (rule book R7.3) and is refused without it. Other options are accepted
     and unused while another switches them off: with ``hands=n``, ``target``, ``end_mode`` and
     ``schneider`` are ignored (R9.1); with ``weis=False`` the Weis options, with
     ``stoeck=False`` ``stoeck_claim_anytime_to_finish``, and ``first_hand_marker`` unless
@@ -165,16 +165,16 @@ class RuleSet:
         object.__setattr__(self, "_hash", hash(tuple(self.options().values())))
 
     def _check_combination(self) -> None:
-        """Refuse an option that only refines another one, set without it (RULES.md R7.3).
+        """Refuse an option that only refines another one, set without it (rule book R7.3).
 
         The other combinations in which one option makes another one moot are accepted, as
-        RULES.md says (see "Options that depend on others" in the rule-set docs).
+        rule book says (see "Options that depend on others" in the rule-set docs).
         """
         if self.small_weis_split_long_runs and not self.small_weis:
             raise InvalidInputError(
                 "RuleSet options 'small_weis_split_long_runs' and 'small_weis' contradict each "
                 "other: small_weis_split_long_runs=True splits a nine-card run under the small "
-                "Weis table only (RULES.md R7.3), but small_weis is False; set small_weis=True "
+                "Weis table only (rule book R7.3), but small_weis is False; set small_weis=True "
                 "too, or leave small_weis_split_long_runs False"
             )
 
@@ -193,7 +193,7 @@ class RuleSet:
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
-        """The option names, in the order of RULES.md §11.
+        """The option names, in the order of rule book §11.
 
         >>> RuleSet.option_names()[:3]
         ('suit_pairing', 'multipliers', 'target')
@@ -201,7 +201,7 @@ class RuleSet:
         return tuple(f.name for f in attrs.fields(cls) if f.init)
 
     def options(self) -> dict[str, Any]:
-        """The options as a dict, in the order of RULES.md §11.
+        """The options as a dict, in the order of rule book §11.
 
         >>> RuleSet().options()["target"]
         2500
@@ -220,7 +220,7 @@ class RuleSet:
         }
 
     def multiplier(self, contract: Contract) -> int:
-        """The multiplier of ``contract`` under this rule set (RULES.md R8.5).
+        """The multiplier of ``contract`` under this rule set (rule book R8.5).
 
         >>> from jass import Suit
         >>> rs = RuleSet()

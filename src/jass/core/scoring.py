@@ -1,4 +1,4 @@
-"""Scoring a hand: card points, the match bonus, counter-match and multipliers (RULES.md §8).
+"""Scoring a hand: card points, the match bonus, counter-match and multipliers (rule book §8).
 
 >>> from jass import Contract, Suit, Team, rules
 >>> score = score_hand(Contract.trump(Suit.CLUBS), (55, 102), (3, 6), Team(1), rules.SCHIEBER,
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from jass.contracts import Contract, ContractKind
+from jass.core.contracts import Contract, ContractKind
+from jass.core.seats import Team
 from jass.errors import InvalidInputError
 from jass.rules import AusmachOrder, CounterMatch, EndMode, RuleSet
-from jass.seats import Team
 
 __all__ = [
     "EndReason",
@@ -83,12 +83,12 @@ def score_hand(
     weis: tuple[int, int] = (0, 0),
     stoeck: tuple[int, int] = (0, 0),
 ) -> HandScore:
-    """Score a complete hand (RULES.md R8.3-R8.6).
+    """Score a complete hand (rule book R8.3-R8.6).
 
     ``card_points`` are the points each team took, the last trick's 5 included (157 in all),
     and ``tricks`` the tricks each took (9 in all). The match bonus is earned by tricks, not
     points, under the ``counter_match`` and ``match_bonus`` options. In Misère each team is
-    credited the points its opponents took, with no match bonus (RULES.md §10).
+    credited the points its opponents took, with no match bonus (rule book §10).
 
     >>> from jass import Contract, Team, rules
     >>> rs = rules.SCHIEBER.evolve(counter_match="DOUBLE_MATCH", multipliers="FLAT")
@@ -157,7 +157,7 @@ def score_hand_unchecked(
 
 
 def match_bonus(declarer: bool, ruleset: RuleSet) -> int:
-    """Unmultiplied extra points for taking all nine tricks (RULES.md R8.4).
+    """Unmultiplied extra points for taking all nine tricks (rule book R8.4).
 
     ``declarer`` tells whether the team that took them named the contract.
 
@@ -178,7 +178,7 @@ def match_bonus(declarer: bool, ruleset: RuleSet) -> int:
 def credited_team(team: int, contract: Contract) -> int:
     """The team credited with the points ``team`` takes: the kernel of the Misère swap.
 
-    Under Misère each team is credited the trick points its opponents took (RULES.md §10);
+    Under Misère each team is credited the trick points its opponents took (rule book §10);
     under every other contract a team keeps its own. ``team`` is 0 or 1 (a
     :class:`~jass.Team` or a plain int). The swap is its own inverse: the team credited to
     ``team`` is also the one whose points ``team`` is credited.
@@ -191,10 +191,10 @@ def credited_team(team: int, contract: Contract) -> int:
 
 
 def team_match_bonus(team: int, declaring_team: int, contract: Contract, ruleset: RuleSet) -> int:
-    """The unmultiplied bonus ``team`` earns by taking all nine tricks (RULES.md R8.3-R8.4).
+    """The unmultiplied bonus ``team`` earns by taking all nine tricks (rule book R8.3-R8.4).
 
     :func:`match_bonus` under the ``counter_match`` and ``match_bonus`` options, for the
-    declaring team or the other one; none under Misère (RULES.md §10). It is the same
+    declaring team or the other one; none under Misère (rule book §10). It is the same
     whichever team is credited the card points.
 
     >>> from jass import Contract, rules
@@ -221,7 +221,7 @@ def credit_card_play(
     Returns the card points credited to each team (:func:`credited_team`) and each team's
     match bonus (:func:`team_match_bonus`, for the team that took all nine tricks). Every
     settlement of a hand's card play calls it: :func:`score_hand` and the rollouts of
-    :mod:`jass.fast`.
+    :mod:`jass.search.fast`.
 
     >>> from jass import Contract, rules
     >>> credit_card_play((157, 0), (9, 0), 0, Contract.OBENABE, rules.SCHIEBER)
@@ -239,7 +239,7 @@ def credit_card_play(
 
 
 class ScoringEvent(enum.Enum):
-    """The kinds of scoring event, credited in the ausmach order (RULES.md R9.3-R9.4).
+    """The kinds of scoring event, credited in the ausmach order (rule book R9.3-R9.4).
 
     >>> [e.value for e in ScoringEvent]
     ['Stöck', 'Weis', 'trick']
@@ -286,7 +286,7 @@ class GameResult:
         scores: the final running totals, indexed by team.
         hands_played: the number of hands started, the last one possibly unfinished.
         event: the scoring event by which the winner reached the target, if it did.
-        schneider: whether the loser is *schneider* (RULES.md R9.5, option ``schneider``).
+        schneider: whether the loser is *schneider* (rule book R9.5, option ``schneider``).
         stake: 2 for a schneider, else 1.
 
     >>> GameResult(Team(0), EndReason.HAND_LIMIT, (1200, 900), 12).winner
@@ -307,7 +307,7 @@ def end_after_hand(
 ) -> tuple[Team | None, EndReason] | None:
     """Whether a complete hand ends a game of fixed length or in ``END_OF_HAND`` mode.
 
-    Returns ``(winner, reason)``, or ``None`` to go on (RULES.md R9.1, R9.3). Games that end
+    Returns ``(winner, reason)``, or ``None`` to go on (rule book R9.1, R9.3). Games that end
     at a scoring event (``AUTO``) or by thanking are decided as the points are credited.
 
     >>> from jass import rules
@@ -333,7 +333,7 @@ def end_after_hand(
 
 
 def schneider(ruleset: RuleSet, scores: tuple[int, int], winner: Team) -> bool:
-    """Whether the loser is *schneider*: less than half the target (RULES.md R9.5).
+    """Whether the loser is *schneider*: less than half the target (rule book R9.5).
 
     Only with the ``schneider`` option, and only for a game won by reaching the target.
 

@@ -1,8 +1,8 @@
-"""Crediting scoring events in the ausmach order, as pure functions (RULES.md §8-§9).
+"""Crediting scoring events in the ausmach order, as pure functions (rule book §8-§9).
 
 A completed trick, a Stöck or a thank turns into points on the running totals here. The
 functions take a :class:`Ledger` (the values crediting may change) and return a new one; the
-state machine in :mod:`jass.state` builds the next :class:`~jass.Game` from it. They end the
+state machine in :mod:`jass.engine.game` builds the next :class:`~jass.Game` from it. They end the
 game at the first event that reaches the target (``end_mode=AUTO``, R9.3), claim Stöck when
 they are needed to finish (R9.4), and decide a thank (R9.2a).
 
@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from jass.hand import HandContext, HandCredits
-from jass.scoring import (
+from jass.core.scoring import (
     EndReason,
     GameResult,
     ScoringEvent,
@@ -28,8 +27,9 @@ from jass.scoring import (
     schneider,
     team_match_bonus,
 )
-from jass.seats import Team
-from jass.weis import Weis, WeisResult, resolve_declared_weis
+from jass.core.seats import Team
+from jass.core.weis import Weis, WeisResult, resolve_declared_weis
+from jass.engine.hand import HandContext, HandCredits
 
 __all__ = [
     "STOECK_POINTS",
@@ -45,7 +45,7 @@ __all__ = [
     "trick_events",
 ]
 
-#: Unmultiplied value of the Stöck (RULES.md R8.1).
+#: Unmultiplied value of the Stöck (rule book R8.1).
 STOECK_POINTS: Final = 20
 _TEAMS: Final = tuple(Team)
 _STOECK: Final = ScoringEvent.STOECK
@@ -79,7 +79,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
     Crediting stops at the event that ends the game.
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER.evolve(target=100), 1))
     >>> after = credit_step((ctx, NO_CREDITS, (90, 0)), [(ScoringEvent.TRICK, 0, 12)], 0)
     >>> after[2], after[0].outcome.winner
@@ -124,7 +124,7 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
     there (R9.3).
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> credit((ctx, NO_CREDITS, (0, 0)), ScoringEvent.WEIS, 1, 50, 0)[1].weis_credit
     (0, 50)
@@ -162,7 +162,7 @@ def trick_events(
     after the Weis team's first trick.
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> trick_events((ctx, NO_CREDITS, (0, 0)), 1, 20, (4, 1))[1]
     [(<ScoringEvent.TRICK: 'trick'>, 1, 20)]
@@ -218,7 +218,7 @@ def end_game(
     """The ledger of a game that ends now; ``hand_open`` tells whether a hand was started.
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> end_game((ctx, NO_CREDITS, (0, 0)), Team(1), EndReason.FALSE_THANK,
     ...          hand_open=False)[0].outcome.hands_played
@@ -245,7 +245,7 @@ def current_step(ctx: HandContext, tally: HandCredits, completed: int) -> int:
     of this hand completed so far.
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> current_step(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS, 0)
     -1
     """
@@ -261,7 +261,7 @@ def stoeck_to_show(ctx: HandContext, tally: HandCredits) -> int:
     Only under ``stoeck_claim_anytime_to_finish``, once a trump contract is named.
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> stoeck_to_show(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS)
     -1
     """
@@ -279,7 +279,7 @@ def thank(ledger: Ledger, team: Team, step: int, *, hand_open: bool) -> Ledger:
     under way.
 
     >>> import jass
-    >>> from jass.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> thank((ctx, NO_CREDITS, (0, 0)), Team(0), -1,
     ...       hand_open=False)[0].outcome.reason.name

@@ -18,15 +18,15 @@ from typing import Final, NamedTuple
 
 import attrs
 
-from jass.cards import Card, Rank
-from jass.contracts import Contract
-from jass.dealing import DealtHands
+from jass.core.cards import Card, Rank
+from jass.core.contracts import Contract
+from jass.core.dealing import DealtHands
+from jass.core.play import trick_winner
+from jass.core.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
+from jass.core.seats import Seat, Team
+from jass.core.weis import Weis, WeisResult, find_weis
 from jass.errors import InvalidInputError
-from jass.play import trick_winner
 from jass.rules import EndMode, RuleSet, UndertrumpRule, WeisDeclaration
-from jass.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
-from jass.seats import Seat, Team
-from jass.weis import Weis, WeisResult, find_weis
 
 __all__ = ["GameSetup", "HandInfo", "Phase", "Trick"]  # the rest is internal to the state machine
 
@@ -87,7 +87,7 @@ class HandInfo:
 
     @property
     def declaring_team(self) -> Team:
-        """The team that names the contract: always the forehand's (RULES.md R4.4).
+        """The team that names the contract: always the forehand's (rule book R4.4).
 
         >>> import jass
         >>> h = jass.Game.new(seed=3).deal().hand_info
@@ -178,7 +178,7 @@ class GameSetup:
     Attributes:
         scores: the running totals before the first hand, by team.
         dealer: the seat that deals the first hand, or ``None`` to let ``first_hand_rule``
-            decide (RULES.md R3.7).
+            decide (rule book R3.7).
         hands_played: hands played before this game object began; they count toward the
             ``hands`` option's fixed length and number the hands that follow.
 
@@ -388,7 +388,7 @@ class HandContext:
         self.manual_weis = self.weis_on and rules.weis_declaration is WeisDeclaration.MANUAL
         #: The game-wide index of this hand's first trick: scoring steps count tricks.
         self.hand_step = 9 * hand.number if hand is not None else 0
-        # The seat holding trump King and Queen, and their mask (RULES.md R8.1).
+        # The seat holding trump King and Queen, and their mask (rule book R8.1).
         self.stoeck_seat = -1
         self.stoeck_mask = 0
         if rules.stoeck and hand is not None and contract is not None and contract.is_trump:

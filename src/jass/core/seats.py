@@ -1,7 +1,7 @@
 """Seats and teams.
 
 Seats are numbered 0-3 in playing order: play goes 0 -> 1 -> 2 -> 3 -> 0 (anticlockwise at
-the table, RULES.md §3). Partners sit opposite, so ``Team(0)`` is seats 0 and 2 and
+the table, rule book §3). Partners sit opposite, so ``Team(0)`` is seats 0 and 2 and
 ``Team(1)`` is seats 1 and 3.
 
 >>> Seat(3).next, Seat(1).partner, Seat(1).team, Team(0).seats

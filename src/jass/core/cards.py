@@ -7,7 +7,7 @@ operators are the set operators and subset tests, and arithmetic on it raises ``
 Code that wants integer arithmetic in a hot loop works on ``int(cards)``, the plain bitmask.
 
 The engine works in French suits (``S H D C``); the Swiss-German names are a display layer
-whose suit pairing is disputed (RULES.md R1.4), hence :class:`SuitPairing`.
+whose suit pairing is disputed (rule book R1.4), hence :class:`SuitPairing`.
 
 >>> Card.parse("JH"), str(Card.parse("10d")), Card.parse("♥J") == Card.parse("JH")
 (Card.parse('JH'), '10D', True)
@@ -23,7 +23,7 @@ from typing import Final, NoReturn, SupportsIndex
 
 from typing_extensions import Self
 
-from jass._suits import (
+from jass.core.suits import (
     _RANK_LABELS,
     _RANK_WORDS,
     _SUIT_WORDS,

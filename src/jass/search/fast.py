@@ -5,8 +5,9 @@ card. Rollouts in a Monte Carlo bot need neither: they start from a position tha
 be legal and play cards the engine itself picks. The functions here take hands as four int
 bitmasks and play a hand out with no validation and no objects, using the same precomputed
 contract tables as the rule functions. They agree with the state machine card for card; the
-test suite proves it. The rules come from their kernels (:func:`jass.play.legal_mask`,
-re-exported here, :func:`jass.play.trick_winner` and :func:`jass.scoring.credit_card_play`);
+test suite proves it. The rules come from their kernels (:func:`jass.core.play.legal_mask`,
+re-exported here, :func:`jass.core.play.trick_winner` and
+:func:`jass.core.scoring.credit_card_play`);
 the random loop inlines the first two, and ``tests/test_kernels.py`` checks those copies.
 
 Only card play is modelled: trick points, the last trick's 5 and the match bonus. Weis and
@@ -26,10 +27,10 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from jass.contracts import Contract
-from jass.play import legal_mask, trick_winner
+from jass.core.contracts import Contract
+from jass.core.play import legal_mask, trick_winner
+from jass.core.scoring import credit_card_play
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
-from jass.scoring import credit_card_play
 
 __all__ = ["Policy", "legal_mask", "play_out", "random_hand"]
 

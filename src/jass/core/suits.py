@@ -1,7 +1,9 @@
-"""Suits and ranks, with their French, German and Swiss names; re-exported by :mod:`jass.cards`.
+"""Suits and ranks, with their French, German and Swiss names.
+
+Re-exported by :mod:`jass.core.cards`.
 
 The engine works in French suits (``S H D C``); the Swiss-German names are a display layer
-whose suit pairing is disputed (RULES.md R1.4), hence :class:`SuitPairing`.
+whose suit pairing is disputed (rule book R1.4), hence :class:`SuitPairing`.
 
 >>> Suit.parse("Rosen"), Rank.parse("Ober"), str(Rank.TEN)
 (<Suit.HEARTS: 1>, <Rank.QUEEN: 6>, '10')
@@ -88,7 +90,7 @@ class Suit(enum.IntEnum):
 
 
 class SuitPairing(enum.Enum):
-    """Which Swiss suit stands for which French suit (RULES.md R1.4, option ``suit_pairing``).
+    """Which Swiss suit stands for which French suit (rule book R1.4, option ``suit_pairing``).
 
     The value lists the Swiss suit for ♠, ♥, ♦, ♣.
 
@@ -133,7 +135,7 @@ class Rank(enum.IntEnum):
     """The nine ranks in natural order, 6 lowest and Ace highest.
 
     The natural order is the sequence order of Weis; the trick-taking order depends on the
-    contract (see :mod:`jass.contracts`).
+    contract (see :mod:`jass.core.contracts`).
 
     >>> Rank.parse("10") is Rank.parse("T") is Rank.TEN, Rank.JACK.swiss_name
     (True, 'Under')

@@ -3,7 +3,7 @@
 Every action a player can take has a stable number (:attr:`index`), for legal-action masks
 in reinforcement learning: 0-35 play that card, 36-42 choose the contract with that
 :attr:`~jass.Contract.index` (42 is reserved for Misère), 43 shove, 44-45 thank for team 0/1,
-46 declare no Weis and 47 declare Weis (``weis_declaration=MANUAL``, RULES.md R7.7). Number 47
+46 declare no Weis and 47 declare Weis (``weis_declaration=MANUAL``, rule book R7.7). Number 47
 stands for the declaration of every Weis the player to move holds, so
 :func:`action_from_index` needs the game to turn it into a value. The deal is a chance event,
 :class:`Deal`, and has no number.
@@ -22,12 +22,12 @@ from typing import Final, Protocol, TypeAlias
 
 import attrs
 
-from jass.cards import CARDS, Card, as_card
-from jass.contracts import Contract
-from jass.dealing import DealtHands, check_deal
+from jass.core.cards import CARDS, Card, as_card
+from jass.core.contracts import Contract
+from jass.core.dealing import DealtHands, check_deal
+from jass.core.seats import Team
+from jass.core.weis import Weis
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
-from jass.seats import Team
-from jass.weis import Weis
 
 __all__ = [
     "NUM_ACTIONS",
@@ -115,7 +115,7 @@ class Shove:
 
 @attrs.frozen
 class Thank:
-    """Thank (*bedanken*): ``team`` claims to have reached the target (RULES.md R9.2).
+    """Thank (*bedanken*): ``team`` claims to have reached the target (rule book R9.2).
 
     >>> Thank(Team(1)).index
     45
@@ -142,7 +142,7 @@ class DeclareWeis:
     """Declare these Weis with the first card of trick 1 (``weis_declaration=MANUAL``).
 
     They must be among the Weis :func:`~jass.find_weis` finds in the player's hand; playing a
-    card without declaring declares none (RULES.md R7.7).
+    card without declaring declares none (rule book R7.7).
 
     >>> from jass import CardSet, find_weis
     >>> DeclareWeis(find_weis(CardSet.parse("6S 7S 8S"))).weis[0].points

@@ -1,4 +1,4 @@
-"""Pure rule functions of card play: legal cards, trick winner, trick points (RULES.md §5-§6).
+"""Pure rule functions of card play: legal cards, trick winner, trick points (rule book §5-§6).
 
 They take plain values (a :class:`~jass.CardSet` hand, a trick as a sequence of cards in playing
 order, a :class:`~jass.Contract`) and trust them: the state machine checks its input once, and
@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from jass.cards import SUIT_MASKS, Card, CardSet, Suit, as_card
-from jass.contracts import Contract
+from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit, as_card
+from jass.core.contracts import Contract
 from jass.errors import IllegalReason, InvalidInputError
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
 
@@ -37,13 +37,14 @@ _ONLY_IF_NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
 
 
 def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool = False) -> int:
-    """The legal cards of ``hand`` on ``trick``, as an int mask: the kernel of RULES.md R5.5.
+    """The legal cards of ``hand`` on ``trick``, as an int mask: the kernel of rule book R5.5.
 
     ``hand`` is an int bitmask (bit ``i`` is card ``i``) and ``trick`` the cards (ints) already
     played to the current trick, leader first. ``strict`` is
     ``undertrump_only_trumps=ONLY_IF_NO_HIGHER`` (R5.3e). It trusts its input. Every other
-    computation of the legal cards calls it; :func:`legal_cards` is its :class:`~jass.CardSet`
-    face, and the copies inlined in the search loops (:mod:`jass.fast`) are tested against it.
+    computation of the legal cards calls it; :func:`legal_cards` is its
+    :class:`~jass.CardSet` face, and the copies inlined in the search loops
+    (:mod:`jass.search.fast`) are tested against it.
 
     >>> from jass import CardSet, Contract, Suit
     >>> hearts = Contract.trump(Suit.HEARTS)
@@ -79,7 +80,7 @@ def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool
 def legal_cards(
     hand: CardSet, trick: Sequence[Card], contract: Contract, ruleset: RuleSet = SCHIEBER
 ) -> CardSet:
-    """The cards of ``hand`` that may be played to ``trick`` (RULES.md R5.5).
+    """The cards of ``hand`` that may be played to ``trick`` (rule book R5.5).
 
     ``trick`` holds the cards already played to the current trick, leader first (empty when
     leading). ``ruleset`` matters only for ``undertrump_only_trumps``. This is
@@ -108,12 +109,12 @@ def legal_cards(
 
 
 def trick_winner(trick: Sequence[int], contract: Contract) -> int:
-    """The index in ``trick`` of the card that wins it, 0 being the leader (RULES.md §6).
+    """The index in ``trick`` of the card that wins it, 0 being the leader (rule book §6).
 
     For an incomplete trick this is the card that holds it so far. This is the kernel of
     R6.1-R6.2: ``trick`` may hold :class:`~jass.Card` values or plain ints, and every other
     computation of a trick's winner calls it (the copies inlined in the search loops of
-    :mod:`jass.fast` and :mod:`jass.solver` are tested against it).
+    :mod:`jass.search.fast` and :mod:`jass.solver` are tested against it).
 
     >>> from jass import Contract, Suit
     >>> cards = [Card.parse(c) for c in ("7D", "6C", "AC", "KD")]

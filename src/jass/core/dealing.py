@@ -16,11 +16,11 @@ import struct
 from collections.abc import Iterable
 from typing import Final
 
-from jass.cards import CardSet
+from jass.core.cards import CardSet
+from jass.core.scoring import HandScore
+from jass.core.seats import Seat
 from jass.errors import InvalidInputError
 from jass.rules import DealerRotation, FirstHandRule, RuleSet
-from jass.scoring import HandScore
-from jass.seats import Seat
 
 __all__ = [
     "DealtHands",
@@ -38,7 +38,7 @@ _new_set: Final = int.__new__
 _KEYS: Final = struct.Struct(">36Q")
 _BITS: Final = tuple(1 << card for card in range(36))
 # For each forehand, for each seat, the deck positions it is dealt: packet p = 4r + k holds
-# positions 3p..3p+2 and goes to seat forehand + k (RULES.md R3.5).
+# positions 3p..3p+2 and goes to seat forehand + k (rule book R3.5).
 _PACKETS: Final = tuple(
     tuple(
         operator.itemgetter(
@@ -65,7 +65,7 @@ def shuffled_deck(seed: int, purpose: str, count: int = 36) -> list[int]:
 
 
 def seeded_deal(seed: int, number: int, forehand: int) -> DealtHands:
-    """Deal hand ``number`` of the game with ``seed``, as RULES.md R3.5 describes.
+    """Deal hand ``number`` of the game with ``seed``, as rule book R3.5 describes.
 
     Three rounds of 3-card packets from the top of the shuffled deck, the forehand first.
 
@@ -81,7 +81,7 @@ def seeded_deal(seed: int, number: int, forehand: int) -> DealtHands:
 
 
 def draw_for_dealer(seed: int, *, lowest: bool) -> int:
-    """Draw for the first deal (RULES.md R3.7): the seat that deals hand 1.
+    """Draw for the first deal (rule book R3.7): the seat that deals hand 1.
 
     From seat 0 on, each seat draws a card; the lowest (or highest) natural rank deals, suits
     ignored, and tied seats draw again among themselves.
@@ -132,7 +132,7 @@ def next_dealer(
     results: tuple[HandScore, ...],
     dealt: DealtHands | None,
 ) -> int:
-    """The seat that deals the next hand (RULES.md R3.6-R3.8); -1 if ``dealt`` is needed first.
+    """The seat that deals the next hand (rule book R3.6-R3.8); -1 if ``dealt`` is needed first.
 
     The first hand's dealer comes from the draw, or from the holder of the marker card in
     ``dealt``; later dealers follow ``dealer_rotation``.

@@ -2,8 +2,8 @@
 
 There are six standard contracts: the four trump suits, ``OBENABE`` (top down, no trumps) and
 ``UNDENUFE`` (bottom up, no trumps). ``MISERE`` is a seventh, for rule sets that allow it
-(RULES.md §10): it is played like Obenabe, and each team scores the tricks its opponents took.
-Every table a contract needs is computed once at import (RULES.md §2), so the rule functions
+(rule book §10): it is played like Obenabe, and each team scores the tricks its opponents took.
+Every table a contract needs is computed once at import (rule book §2), so the rule functions
 only index tuples.
 
 >>> Contract.trump(Suit.HEARTS), Contract.parse("obenabe"), Contract.parse("TRUMP_CLUBS")
@@ -18,7 +18,7 @@ import enum
 from collections.abc import Iterable
 from typing import ClassVar, Final, final
 
-from jass.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, as_card
+from jass.core.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, as_card
 from jass.errors import InvalidInputError, describe
 
 __all__ = ["Contract", "ContractKind"]
@@ -42,7 +42,7 @@ _NATURAL_UP: Final[tuple[Rank, ...]] = tuple(Rank)  # 6 7 8 9 10 J Q K A
 _TRUMP_ORDER: Final[tuple[Rank, ...]] = tuple(Rank[name] for name in (
     "JACK", "NINE", "ACE", "KING", "QUEEN", "TEN", "EIGHT", "SEVEN", "SIX"
 ))  # fmt: skip
-# Card points by rank 6..A (RULES.md R2.2).
+# Card points by rank 6..A (rule book R2.2).
 _PLAIN_POINTS: Final = (0, 0, 0, 0, 10, 2, 3, 4, 11)
 _TRUMP_POINTS: Final = (0, 0, 0, 14, 10, 20, 3, 4, 11)
 _OBENABE_POINTS: Final = (0, 0, 8, 0, 10, 2, 3, 4, 11)
@@ -181,7 +181,7 @@ class Contract:
 
     @classmethod
     def standard(cls) -> tuple[Contract, ...]:
-        """The six standard contracts of RULES.md §2 (no Misère), in ``index`` order.
+        """The six standard contracts of rule book §2 (no Misère), in ``index`` order.
 
         >>> len(Contract.standard()), Contract.MISERE in Contract.standard()
         (6, False)
@@ -248,7 +248,7 @@ class Contract:
         return self.orders[suit]
 
     def card_points(self, *, old_undenufe: bool = False) -> tuple[int, ...]:
-        """The point table: the points of each card, indexed by card (RULES.md R2.2).
+        """The point table: the points of each card, indexed by card (rule book R2.2).
 
         ``old_undenufe`` selects the old Undenufe values (A = 11, 6 = 0); it changes only Undenufe.
 

@@ -5,7 +5,7 @@ search node, shared between threads, or used as a dict key. Each action has a pr
 never raises (``can_play(card)``, ``can_choose(contract)``, ``can_shove()``,
 ``can_declare_weis(weis)``, ``can_thank(team)``); the action itself applies or raises
 :class:`~jass.IllegalActionError` and leaves the state as it was. Crediting scoring events is
-done by the pure functions of :mod:`jass.crediting`.
+done by the pure functions of :mod:`jass.engine._crediting`.
 
 >>> import jass
 >>> g = jass.Game.new(jass.rules.SCHIEBER, seed=7).deal()
@@ -27,14 +27,23 @@ from typing import Any, Final, NoReturn
 
 import attrs
 
-from jass import crediting
-from jass.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
-from jass.cards import Card, CardSet, as_card
-from jass.contracts import Contract
-from jass.crediting import STOECK_POINTS, Event, Ledger, add_to
-from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
-from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
-from jass.hand import (
+from jass.core.cards import Card, CardSet, as_card
+from jass.core.contracts import Contract
+from jass.core.dealing import DealtHands, check_deal, next_dealer, seeded_deal
+from jass.core.play import explain_illegal, legal_mask
+from jass.core.scoring import (
+    GameResult,
+    HandScore,
+    ScoringEvent,
+    end_after_hand,
+    score_hand_unchecked,
+)
+from jass.core.seats import Seat, Team
+from jass.core.weis import Weis, WeisResult, find_weis
+from jass.engine import _crediting as crediting
+from jass.engine._crediting import STOECK_POINTS, Event, Ledger, add_to
+from jass.engine.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
+from jass.engine.hand import (
     NO_CREDITS,
     GameFacts,
     GameSetup,
@@ -45,12 +54,9 @@ from jass.hand import (
     Trick,
     completed_tricks,
 )
-from jass.play import explain_illegal, legal_mask
+from jass.engine.view import PlayerView
+from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
 from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
-from jass.scoring import GameResult, HandScore, ScoringEvent, end_after_hand, score_hand_unchecked
-from jass.seats import Seat, Team
-from jass.view import PlayerView
-from jass.weis import Weis, WeisResult, find_weis
 
 __all__ = ["Game"]
 
@@ -281,7 +287,7 @@ class Game:
         """The cards of the current, incomplete trick, leader first.
 
         When the game ended at a Stöck scored with a trick's fourth card, it holds that
-        uncredited trick (later events are not credited, RULES.md R9.3).
+        uncredited trick (later events are not credited, rule book R9.3).
 
         >>> g = Game.new(seed=1).deal().choose("obenabe")
         >>> g.play(min(g.legal_moves())).trick == (min(g.legal_moves()),)
@@ -428,7 +434,7 @@ class Game:
 
     @property
     def weis_result(self) -> WeisResult | None:
-        """The Weis of the current hand, resolved when trick 1 is complete (RULES.md R7.8).
+        """The Weis of the current hand, resolved when trick 1 is complete (rule book R7.8).
 
         >>> Game.new(seed=1).deal().choose("obenabe").weis_result is None
         True
@@ -531,7 +537,7 @@ class Game:
     def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]:
         """Every action the player to move may take, as values for :meth:`apply`.
 
-        ``Thank`` is offered to the mover's team whenever thanking is allowed (RULES.md R9.2a),
+        ``Thank`` is offered to the mover's team whenever thanking is allowed (rule book R9.2a),
         and under ``weis_declaration=MANUAL`` each non-empty choice of the mover's Weis while
         it may declare.
 
@@ -571,7 +577,7 @@ class Game:
         return self._phase is _DEAL
 
     def can_shove(self) -> bool:
-        """Whether the player to move may shove the choice to the partner now (RULES.md §4).
+        """Whether the player to move may shove the choice to the partner now (rule book §4).
 
         >>> g = Game.new(seed=1).deal()
         >>> g.can_shove(), g.shove().can_shove()
@@ -624,7 +630,7 @@ class Game:
         return self._declare_refusal(chosen) is None
 
     def can_thank(self, team: Team | int) -> bool:
-        """Whether ``team`` may thank now (RULES.md R9.2a: either team, at any time).
+        """Whether ``team`` may thank now (rule book R9.2a: either team, at any time).
 
         >>> import jass
         >>> Game.new(seed=1).can_thank(Team(1)), Game.new(jass.rules.TOURNAMENT_12).can_thank(0)
@@ -660,7 +666,7 @@ class Game:
     def deal(self, hands: Iterable[CardSet | str] | None = None) -> Game:
         """Deal the next hand: from the seeded deck, or the four ``hands`` given by seat.
 
-        The seeded deal follows RULES.md R3.5: three rounds of 3-card packets, forehand first.
+        The seeded deal follows rule book R3.5: three rounds of 3-card packets, forehand first.
         Injected hands may be card sets or strings of card names.
 
         >>> g = Game.new(seed=1).deal(hands=["6S 7S 8S 9S 10S JS QS KS AS", CardSet(0x1FF << 9),
@@ -700,7 +706,7 @@ class Game:
         )
 
     def shove(self) -> Game:
-        """Shove the choice to the partner (RULES.md §4).
+        """Shove the choice to the partner (rule book §4).
 
         >>> Game.new(seed=1).deal().shove().shove()
         Traceback (most recent call last):
@@ -870,7 +876,7 @@ class Game:
         """Declare Weis before playing the first card of trick 1 (``weis_declaration=MANUAL``).
 
         ``weis`` is any choice of the Weis :func:`~jass.find_weis` finds in the mover's hand;
-        undeclared Weis never score (RULES.md R7.7).
+        undeclared Weis never score (rule book R7.7).
 
         >>> import jass
         >>> manual = jass.rules.SCHIEBER.evolve(weis_declaration="MANUAL")
@@ -892,7 +898,7 @@ class Game:
         )
 
     def thank(self, team: Team | int) -> Game:
-        """Team ``team`` thanks: it claims the target (RULES.md R9.2). True wins, false loses.
+        """Team ``team`` thanks: it claims the target (rule book R9.2). True wins, false loses.
 
         Counted are the running totals with this hand's credited events, and Stöck that may be
         shown to finish (R9.4); the cards of an incomplete trick never count. If both teams
@@ -1033,7 +1039,7 @@ class Game:
         )
 
     def _credited(self, events: list[Event], step: int) -> Game:
-        """This state after one scoring step (see :func:`jass.crediting.credit_step`)."""
+        """This state after one scoring step (see :func:`jass.engine._crediting.credit_step`)."""
         ledger = crediting.credit_step((self._ctx, self._tally, self._scores), events, step)
         ctx, tally, scores = ledger
         if ctx.outcome is not None:

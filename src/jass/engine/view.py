@@ -20,16 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Final, Protocol
 
-from jass.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
-from jass.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
-from jass.contracts import Contract
-from jass.dealing import DealtHands
+from jass.core.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
+from jass.core.contracts import Contract
+from jass.core.dealing import DealtHands
+from jass.core.scoring import GameResult, HandScore
+from jass.core.seats import Seat, Team
+from jass.core.weis import Weis, WeisResult
+from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
+from jass.engine.hand import GameSetup, HandInfo, Phase, Trick, completed_tricks
 from jass.errors import InvalidInputError
-from jass.hand import GameSetup, HandInfo, Phase, Trick, completed_tricks
 from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
-from jass.scoring import GameResult, HandScore
-from jass.seats import Seat, Team
-from jass.weis import Weis, WeisResult
 
 __all__ = ["PlayerView", "excluded_cards"]
 
@@ -681,7 +681,7 @@ def excluded_cards(
 ) -> tuple[CardSet, CardSet, CardSet, CardSet]:
     """For each seat, the cards the rules show it cannot hold, from the cards played.
 
-    Each card played was legal (RULES.md §5), except the plays whose indexes are in
+    Each card played was legal (rule book §5), except the plays whose indexes are in
     ``unchecked`` (cards another engine allowed, read from its records), which tell nothing.
     A legal card tells:
 

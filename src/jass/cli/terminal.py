@@ -25,22 +25,22 @@ from pathlib import Path
 from typing import TextIO
 
 from jass._version import __version__
-from jass.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.bots import Bot
-from jass.cards import Card
-from jass.contracts import Contract
+from jass.cli.screen import Labels, Style, describe, hand_lines, status_lines, trick_line
+from jass.core.cards import Card
+from jass.core.contracts import Contract
+from jass.core.play import explain_illegal, trick_winner
+from jass.core.seats import Seat
+from jass.core.weis import find_weis
+from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
+from jass.engine.game import Game
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
-from jass.hand import Phase
 from jass.naming import Names, counted, parse_contract
-from jass.play import explain_illegal, trick_winner
 from jass.records import dumps
 from jass.rules import PRESETS, RuleSet, preset_name
 from jass.rules.options import WeisDeclaration
-from jass.screen import Labels, Style, describe, hand_lines, status_lines, trick_line
-from jass.seats import Seat
-from jass.state import Game
-from jass.view import PlayerView
-from jass.weis import find_weis
 
 __all__ = ["TerminalGame"]
 

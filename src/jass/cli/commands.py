@@ -31,16 +31,16 @@ from pathlib import Path
 
 from jass._version import __version__
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.cli.screen import Style, narrate, symbols_fit
+from jass.cli.terminal import TerminalGame
+from jass.engine.game import Game
+from jass.engine.hand import Phase
 from jass.errors import InvalidInputError, JassError
-from jass.hand import Phase
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
 from jass.matches import play_match
 from jass.naming import Names, counted
 from jass.records import dumps, from_jasskit, loads, unfinished
 from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
-from jass.screen import Style, narrate, symbols_fit
-from jass.state import Game
-from jass.terminal import TerminalGame
 
 __all__ = ["main", "narrate"]
 

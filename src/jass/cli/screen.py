@@ -21,18 +21,18 @@ from typing import Final, TextIO
 
 import attrs
 
-from jass.actions import Action, Choose, Deal, Play, Shove, Thank
-from jass.cards import Card, Suit, SuitPairing
-from jass.contracts import Contract
-from jass.hand import Phase
+from jass.core.cards import Card, Suit, SuitPairing
+from jass.core.contracts import Contract
+from jass.core.play import trick_winner
+from jass.core.scoring import HandScore
+from jass.core.seats import Seat, Team
+from jass.engine.actions import Action, Choose, Deal, Play, Shove, Thank
+from jass.engine.game import Game
+from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.naming import Names, counted, seat_label, team_label
-from jass.play import trick_winner
 from jass.rules import RuleSet
 from jass.rules.options import CounterMatch
-from jass.scoring import HandScore
-from jass.seats import Seat, Team
-from jass.state import Game
-from jass.view import PlayerView
 
 __all__ = [
     "Labels",
@@ -377,7 +377,7 @@ def _hand_score_lines(game: Game, names: Names, labels: Labels) -> list[str]:
 
 
 def _match_line(score: HandScore, ruleset: RuleSet, names: Names, labels: Labels) -> str:
-    """The Match (all nine tricks to one team) and the rule that scores it (RULES.md R8.3-4)."""
+    """The Match (all nine tricks to one team) and the rule that scores it (rule book R8.3-4)."""
     team = score.match
     assert team is not None  # noqa: S101
     side = labels.side(team)

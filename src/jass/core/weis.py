@@ -1,4 +1,4 @@
-"""Weis (melds): finding them in a hand, comparing them, and resolving who scores (RULES.md §7).
+"""Weis (melds): finding them in a hand, comparing them, and resolving who scores (rule book §7).
 
 A Weis is a sequence of three or more cards of one suit in the natural order
 A K Q J 10 9 8 7 6 (also in trumps and in Undenufe), or four cards of one rank. The single
@@ -19,11 +19,11 @@ from typing import Final
 
 import attrs
 
-from jass.cards import CARDS, Card, CardSet, Rank, Suit
-from jass.contracts import Contract, ContractKind
+from jass.core.cards import CARDS, Card, CardSet, Rank, Suit
+from jass.core.contracts import Contract, ContractKind
+from jass.core.seats import Seat, Team
 from jass.errors import InvalidInputError
 from jass.rules import SCHIEBER, RuleSet, WeisTie
-from jass.seats import Seat, Team
 
 __all__ = [
     "Weis",
@@ -207,7 +207,7 @@ def _neutral_key(weis: Weis, ruleset: RuleSet) -> tuple[int, ...]:
 
 
 def find_weis(hand: CardSet, ruleset: RuleSet = SCHIEBER) -> tuple[Weis, ...]:
-    """Every Weis that ``hand`` may declare under ``ruleset``, best first (RULES.md R7.1-R7.5).
+    """Every Weis that ``hand`` may declare under ``ruleset``, best first (rule book R7.1-R7.5).
 
     With ``kreuzweis`` a card may sit in one sequence and one quartet; without it the Weis are
     the card-disjoint set with the most points, where only quartets split runs.
@@ -345,7 +345,7 @@ def resolve_declared_weis(
     forehand: Seat,
     ruleset: RuleSet = SCHIEBER,
 ) -> WeisResult:
-    """Resolve declared Weis (RULES.md R7.8): the best Weis's team scores all of its Weis.
+    """Resolve declared Weis (rule book R7.8): the best Weis's team scores all of its Weis.
 
     >>> from jass import CardSet, Contract
     >>> hands = [find_weis(CardSet.parse(h)) for h in ("6S 7S 8S", "9H 10H JH QH", "", "KC QC JC")]

@@ -32,13 +32,13 @@ import itertools
 import random
 from typing import Final
 
-from jass.cards import CardSet
-from jass.dealing import DealtHands
+from jass.core.cards import CardSet
+from jass.core.dealing import DealtHands
+from jass.core.seats import Seat
+from jass.core.weis import Weis, best_weis, find_weis, weis_key
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.rules import WeisDeclaration
-from jass.seats import Seat
-from jass.view import PlayerView
-from jass.weis import Weis, best_weis, find_weis, weis_key
 
 __all__ = ["DealSampler", "sample_deals"]
 
