@@ -1,14 +1,23 @@
 """jass: Schieber, the Swiss national card game, as a correct, fast and fully typed rules engine.
 
+``import jass`` loads the rules engine only. The other public modules (``jass.bots``,
+``jass.solver``, ``jass.matches``, ``jass.svg``, ``jass.records``, ``jass.envs``, ...) are
+attributes too, imported on first use, as is :func:`jass.play_match`; none of them imports an
+optional dependency until it is asked for.
+
 >>> import jass
 >>> g = jass.Game.new(jass.rules.SCHIEBER, seed=7).deal()
 >>> g = g.choose(jass.Contract.trump(jass.Suit.HEARTS))
 >>> g = g.play(next(iter(g.legal_moves())))
 >>> len(g.trick)
 1
+>>> jass.svg.card(jass.Card.parse("AH")).startswith("<svg")
+True
 """
 
+import importlib
 import pkgutil
+from typing import TYPE_CHECKING, Final
 
 # jass-kit installs its subpackages (jass.game, jass.agents, ...) into the same top-level
 # jass, with no __init__.py of its own. Extending the path lets Python find them even when
@@ -52,9 +61,50 @@ from jass.errors import (
     InvalidInputError,
     JassError,
 )
-from jass.matches import play_match
 from jass.rules import RuleSet, find_ruleset
-from jass.search.sampling import DealSampler, sample_deals
+
+if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
+    from jass import bots as bots
+    from jass import cli as cli
+    from jass import core as core
+    from jass import engine as engine
+    from jass import envs as envs
+    from jass import executors as executors
+    from jass import jasskit as jasskit
+    from jass import matches as matches
+    from jass import naming as naming
+    from jass import records as records
+    from jass import search as search
+    from jass import solver as solver
+    from jass import svg as svg
+    from jass.matches import play_match
+    from jass.search.sampling import DealSampler, sample_deals
+
+#: The public modules that ``import jass`` leaves unloaded until first use.
+_MODULES: Final = frozenset(
+    {
+        "bots",
+        "cli",
+        "core",
+        "engine",
+        "envs",
+        "executors",
+        "jasskit",
+        "matches",
+        "naming",
+        "records",
+        "rules",
+        "search",
+        "solver",
+        "svg",
+    }
+)
+#: Names of ``import jass`` defined in a module that is loaded on first use.
+_LAZY_NAMES: Final = {
+    "DealSampler": "jass.search.sampling",
+    "play_match": "jass.matches",
+    "sample_deals": "jass.search.sampling",
+}
 
 __all__ = [
     "CARDS",
@@ -111,3 +161,22 @@ __all__ = [
     "trick_winner",
     "weis_key",
 ]
+
+
+if not TYPE_CHECKING:  # hidden from type checkers, which would accept any name through it
+
+    def __getattr__(name: str) -> object:
+        """Load a public module, or a name of ``import jass`` that lives in one, on first use."""
+        if name in _MODULES:
+            # Importing a submodule sets it as an attribute of this package too.
+            return importlib.import_module(f"{__name__}.{name}")
+        if name in _LAZY_NAMES:
+            value = getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+            globals()[name] = value  # the next lookup skips this function
+            return value
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The names of ``import jass``, the lazy ones included (for completion and ``dir``)."""
+    return sorted({*globals(), *_MODULES, *_LAZY_NAMES})

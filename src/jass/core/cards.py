@@ -237,9 +237,10 @@ CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(36))
 def _third_table(third: int) -> tuple[tuple[Card, ...], ...]:
     """The cards of each 12-bit pattern of one third of a card set, in order."""
     table: list[tuple[Card, ...]] = [()]
-    for pattern in range(1, 4096):
-        top = pattern.bit_length() - 1  # the pattern without its top bit is already built
-        table.append((*table[pattern ^ (1 << top)], CARDS[12 * third + top]))
+    # Doubling: the patterns with bit k set are those below 2**k, each with card k added.
+    for card in CARDS[12 * third : 12 * third + 12]:
+        # Concatenation, not (*cards, card): four times faster.
+        table += [cards + (card,) for cards in table]  # noqa: RUF005
     return tuple(table)
 
 

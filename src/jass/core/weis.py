@@ -113,18 +113,20 @@ class Weis:
         return f"{ranks} of {self.top.suit.name.lower()} ({self.points})"
 
 
+def _runs_of(pattern: int) -> tuple[tuple[int, int], ...]:
+    """The maximal runs of three or more set bits of a 9-bit suit pattern, lowest first."""
+    runs = []
+    start = 0
+    for rank in range(10):
+        if rank == 9 or not pattern >> rank & 1:
+            if rank - start >= 3:
+                runs.append((start, rank - start))
+            start = rank + 1
+    return tuple(runs)
+
+
 # Maximal runs of three or more set bits in each 9-bit suit pattern: (lowest rank, length).
-_RUNS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
-    tuple(
-        (start, length)
-        for start in range(9)
-        for length in range(3, 10 - start)
-        if all(pattern >> r & 1 for r in range(start, start + length))
-        and not (start > 0 and pattern >> (start - 1) & 1)
-        and not (start + length < 9 and pattern >> (start + length) & 1)
-    )
-    for pattern in range(512)
-)
+_RUNS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(map(_runs_of, range(512)))
 
 
 def _sequence(suit: int, start: int, length: int, table: dict[int, int]) -> Weis:

@@ -40,20 +40,30 @@ _DEAL_AND_DRAWS: Final = struct.Struct(">72I")
 _BITS: Final = tuple(1 << card for card in range(36))
 _ALL: Final = (1 << 36) - 1
 _FOLLOWERS: Final = tuple(((lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3) for lead in range(4))
+
+
+def _subsets(cards: Sequence[int]) -> list[tuple[int, ...]]:
+    """The cards of every bit pattern over ``cards``: entry ``p`` holds card ``k`` if bit ``k``.
+
+    Built by doubling (the patterns with bit ``k`` are those below ``2**k`` plus card ``k``),
+    which keeps the import of this module cheap.
+    """
+    table: list[tuple[int, ...]] = [()]
+    for card in cards:
+        # Concatenation, not (*subset, card): four times faster.
+        table += [subset + (card,) for subset in table]  # noqa: RUF005
+    return table
+
+
 # The cards (plain ints, ascending) of each 12-bit third of a mask.
-_THIRDS: Final = tuple(
-    tuple(
-        tuple(12 * third + bit for bit in range(12) if pattern >> bit & 1)
-        for pattern in range(4096)
-    )
-    for third in range(3)
-)
+_THIRDS: Final = tuple(tuple(_subsets(range(12 * third, 12 * third + 12))) for third in range(3))
 _LOW, _MIDDLE, _HIGH = _THIRDS
 # The cards of every mask within one suit (what following usually leaves).
 _ONE_SUIT: Final = {
-    pattern << (9 * suit): tuple(9 * suit + r for r in range(9) if pattern >> r & 1)
+    pattern << (9 * suit): cards
     for suit in range(4)
-    for pattern in range(1, 512)
+    for pattern, cards in enumerate(_subsets(range(9 * suit, 9 * suit + 9)))
+    if pattern
 }
 _SUIT_OF: Final = tuple(0x1FF << (9 * (card // 9)) for card in range(36))
 
