@@ -16,11 +16,16 @@ from jass import (
     CardSet,
     Contract,
     ContractKind,
+    Game,
     InvalidInputError,
+    Phase,
     Rank,
     Suit,
+    SuitPairing,
+    rules,
     trick_winner,
 )
+from jass.naming import parse_contract
 
 HEARTS = Contract.trump(Suit.HEARTS)
 SPADES = Contract.trump(Suit.SPADES)
@@ -205,6 +210,72 @@ def test_parse_rejects(text: str) -> None:
 def test_parse_rejects_non_strings(bad: Any) -> None:
     with pytest.raises(InvalidInputError):
         Contract.parse(bad)
+
+
+# What a player types at ``jass play``, which the API reads too.
+PLAYER_NAMES = [
+    ("trumpf herz", HEARTS), ("Trumpf Kreuz", CLUBS), ("rosen", HEARTS), ("Trumpf Rose", HEARTS),
+    ("Trumpf-Schilte", SPADES), ("trumpfeichel", DIAMONDS), ("Trumpf Schälle", CLUBS),
+    ("TRUMPF ECKEN", DIAMONDS), ("trumpf ♠", SPADES), ("Oben", OBENABE), ("Obeabe", OBENABE),
+    ("unten", UNDENUFE), ("Uneufe", UNDENUFE), ("Misère", Contract.MISERE),
+    ("top_down", OBENABE), ("bottom up", UNDENUFE),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), PLAYER_NAMES)
+def test_parse_reads_what_jass_play_reads(text: str, expected: Contract) -> None:
+    assert Contract.parse(text) is expected
+    assert parse_contract(text, rules.SCHIEBER) is expected
+
+
+@pytest.mark.parametrize(("text", "expected"), PLAYER_NAMES)
+def test_choose_reads_what_jass_play_reads(text: str, expected: Contract) -> None:
+    every = (*Contract.standard(), Contract.MISERE)
+    game = Game.new(rules.SCHIEBER.evolve(contracts=every), seed=4).deal()
+    assert game.can_choose(text)
+    assert game.choose(text).contract is expected
+
+
+@pytest.mark.parametrize(
+    ("pairing", "eichel", "rose", "schilte"),
+    [
+        ("SWISSLOS", DIAMONDS, HEARTS, SPADES),
+        ("WIKIPEDIA", CLUBS, HEARTS, SPADES),
+        ("PARLETT", CLUBS, SPADES, HEARTS),
+    ],
+)
+def test_swiss_names_follow_the_pairing(
+    pairing: str, eichel: Contract, rose: Contract, schilte: Contract
+) -> None:
+    # R1.4: which Swiss suit is which French suit depends on the pairing; a game reads the
+    # names under its rule set's pairing, as jass play does.
+    assert (Contract.parse("Trumpf Eichel", pairing), Contract.parse("rose", pairing)) == (
+        eichel,
+        rose,
+    )
+    assert Contract.parse("Schilten", SuitPairing[pairing]) is schilte
+    assert Contract.parse("Trumpf Herz", pairing) is HEARTS  # French names never depend on it
+    game = Game.new(rules.SCHIEBER.evolve(suit_pairing=pairing), seed=4).deal()
+    assert game.choose("trumpf eichel").contract is eichel
+    assert game.choose("Rosen").contract is rose
+
+
+@pytest.mark.parametrize("text", ["Trumpf", "trumpf obenabe", "Herzen", "oben abe x", "trumpf 7"])
+def test_parse_and_choose_name_a_bad_name(text: str) -> None:
+    with pytest.raises(InvalidInputError, match="cannot parse contract") as info:
+        Contract.parse(text)
+    assert repr(text) in str(info.value)
+    game = Game.new(seed=4).deal()
+    assert not game.can_choose(text)
+    with pytest.raises(InvalidInputError) as chosen:
+        game.choose(text)
+    assert repr(text) in str(chosen.value)
+    assert game.phase is Phase.CHOOSE  # nothing half-applied
+
+
+def test_parse_refuses_an_unknown_pairing() -> None:
+    with pytest.raises(InvalidInputError, match="unknown suit pairing 'FRENCH'"):
+        Contract.parse("rosen", "FRENCH")
 
 
 # --- rank orders (R2.1) -------------------------------------------------------------------

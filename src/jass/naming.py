@@ -50,21 +50,6 @@ _CONTRACT_WORDS: Final = {
     ContractKind.UNDENUFE: "Undenufe",
     ContractKind.MISERE: "Misère",
 }
-# Spellings a player may type for the contracts without trumps (casefolded, no spaces).
-_TYPED: Final = {
-    "obenabe": Contract.OBENABE,
-    "obeabe": Contract.OBENABE,
-    "obe": Contract.OBENABE,
-    "oben": Contract.OBENABE,
-    "topdown": Contract.OBENABE,
-    "undenufe": Contract.UNDENUFE,
-    "uneufe": Contract.UNDENUFE,
-    "unde": Contract.UNDENUFE,
-    "unten": Contract.UNDENUFE,
-    "bottomup": Contract.UNDENUFE,
-    "misere": Contract.MISERE,
-    "misère": Contract.MISERE,
-}
 _LABELS: Final = ("you", "right", "partner", "left")
 
 
@@ -226,10 +211,11 @@ def team_label(team: Team | int, me: Seat | int = 0) -> str:
 def parse_contract(text: str, ruleset: RuleSet) -> Contract:
     """Read a contract as a player types it, Swiss suit names under ``ruleset``'s pairing.
 
-    Accepted: a suit's name, symbol or letter with or without ``Trumpf`` (``Rose``, ``Trumpf
-    Herz``, ``♥``), ``Obenabe`` (``obe``, ``oben``), ``Undenufe`` (``unde``, ``unten``),
-    ``Misère``, and the engine's names (``TRUMP_HEARTS``). Whether the rule set allows the
-    contract is not checked here.
+    Accepted: what :meth:`Contract.parse` reads (the same names as :meth:`Game.choose()
+    <jass.Game.choose>`): a suit's name, symbol or letter with or without ``Trumpf`` (``Rose``,
+    ``Trumpf Herz``, ``♥``), ``Obenabe`` (``obe``, ``oben``), ``Undenufe`` (``unde``,
+    ``unten``), ``Misère``, and the engine's names (``TRUMP_HEARTS``); only the error message
+    speaks to a player. Whether the rule set allows the contract is not checked here.
 
     >>> from jass import rules
     >>> parse_contract("Trumpf Eichel", rules.SCHIEBER), parse_contract("unde", rules.SCHIEBER)
@@ -239,12 +225,8 @@ def parse_contract(text: str, ruleset: RuleSet) -> Contract:
     """
     if not isinstance(text, str):
         raise InvalidInputError(f"cannot read contract {text!r}: expected a string")
-    word = "".join(text.casefold().split()).replace("-", "").replace("_", "")
-    if word in _TYPED:
-        return _TYPED[word]
-    suit = word.removeprefix("trumpf").removeprefix("trump")
     try:
-        return Contract.trump(Suit.parse(suit, ruleset.suit_pairing))
+        return Contract.parse(text, ruleset.suit_pairing)
     except InvalidInputError:
         raise InvalidInputError(
             f"cannot read contract {text!r}: say a suit (Trumpf Herz, Rose), Obenabe, "

@@ -18,7 +18,7 @@ import enum
 from collections.abc import Iterable
 from typing import ClassVar, Final, final
 
-from jass.core.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, as_card
+from jass.core.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, SuitPairing, as_card
 from jass.errors import InvalidInputError, describe
 
 __all__ = ["Contract", "ContractKind"]
@@ -202,15 +202,27 @@ class Contract:
         return cls._ALL[index]
 
     @classmethod
-    def parse(cls, text: str | Contract) -> Contract:
-        """Parse a contract name, any case.
+    def parse(cls, text: str | Contract, pairing: SuitPairing | str | None = None) -> Contract:
+        """Parse a contract as the engine writes it or a player types it, any case.
 
-        Accepted: ``TRUMP_HEARTS``, ``hearts``, ``H``, ``♥``, a German or Swiss suit name
-        (Swisslos pairing), ``OBENABE`` (also ``obe``, ``top-down``), ``UNDENUFE`` (also ``unde``,
-        ``bottom-up``) and ``MISERE`` (also ``misère``).
+        Accepted: a suit, with or without ``trump`` / ``Trumpf`` in front (``TRUMP_HEARTS``,
+        ``hearts``, ``H``, ``♥``, ``Trumpf Herz``, ``Trumpf Kreuz``, ``Rosen``, ``Rose``);
+        ``OBENABE`` (also ``Obeabe``, ``obe``, ``oben``, ``top-down``); ``UNDENUFE`` (also
+        ``Uneufe``, ``unde``, ``unten``, ``bottom-up``); and ``MISERE`` (also ``Misère``).
+        Spaces, ``-`` and ``_`` are ignored. Swiss suit names (Rosen, Schellen, Eicheln,
+        Schilten) are read under ``pairing``, by default ``SWISSLOS``; :meth:`Game.choose()
+        <jass.Game.choose>` passes its rule set's. These are the names ``jass play`` reads.
 
         >>> Contract.parse("Trump_Spades"), Contract.parse("♦"), Contract.parse("undenufe")
         (Contract.trump(Suit.SPADES), Contract.trump(Suit.DIAMONDS), Contract.UNDENUFE)
+        >>> Contract.parse("trumpf herz"), Contract.parse("Trumpf Kreuz"), Contract.parse("rosen")
+        (Contract.trump(Suit.HEARTS), Contract.trump(Suit.CLUBS), Contract.trump(Suit.HEARTS))
+        >>> Contract.parse("Trumpf Eichel"), Contract.parse("Trumpf Eichel", "WIKIPEDIA")
+        (Contract.trump(Suit.DIAMONDS), Contract.trump(Suit.CLUBS))
+        >>> Contract.parse("Trumpf")
+        Traceback (most recent call last):
+        ...
+        jass.errors.InvalidInputError: cannot parse contract 'Trumpf': expected a suit, ...
         """
         if isinstance(text, Contract):
             return text
@@ -218,16 +230,18 @@ class Contract:
             raise InvalidInputError(
                 f"cannot parse contract {describe(text, typed=False)}: expected a string"
             )
-        word = text.strip().casefold().replace(" ", "_").replace("-", "_")
+        chosen = SuitPairing.parse(pairing)
+        word = "".join(text.casefold().split()).replace("-", "").replace("_", "")
         if word in _NAMED:
             return _NAMED[word]
-        word = word.removeprefix("trump_")
+        word = word.removeprefix("trumpf").removeprefix("trump")
         try:
-            return cls._ALL[Suit.parse(word)]
+            return cls._ALL[Suit.parse(word, chosen)]
         except InvalidInputError:
             raise InvalidInputError(
-                f"cannot parse contract {describe(text, typed=False)}: expected TRUMP_<SUIT>, a "
-                "suit, OBENABE, UNDENUFE or MISERE"
+                f"cannot parse contract {describe(text, typed=False)}: expected a suit, with or"
+                " without Trumpf (TRUMP_HEARTS, Trumpf Herz, Rosen, ♥), Obenabe, Undenufe or"
+                " Misère"
             ) from None
 
     @property
@@ -378,13 +392,19 @@ Contract.OBENABE = Contract._ALL[4]
 Contract.UNDENUFE = Contract._ALL[5]
 Contract.MISERE = Contract._ALL[6]
 Contract._sealed = True
+# The contracts without trumps by every spelling :meth:`Contract.parse` reads (casefolded,
+# without spaces, "-" or "_").
 _NAMED: Final[dict[str, Contract]] = {
     "obenabe": Contract.OBENABE,
+    "obeabe": Contract.OBENABE,
     "obe": Contract.OBENABE,
-    "top_down": Contract.OBENABE,
+    "oben": Contract.OBENABE,
+    "topdown": Contract.OBENABE,
     "undenufe": Contract.UNDENUFE,
+    "uneufe": Contract.UNDENUFE,
     "unde": Contract.UNDENUFE,
-    "bottom_up": Contract.UNDENUFE,
+    "unten": Contract.UNDENUFE,
+    "bottomup": Contract.UNDENUFE,
     "misere": Contract.MISERE,
     "misère": Contract.MISERE,
 }

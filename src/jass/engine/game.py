@@ -594,7 +594,7 @@ class Game:
         (True, False, False)
         """
         try:
-            contract = Contract.parse(contract)
+            contract = Contract.parse(contract, self.ruleset.suit_pairing)
         except JassError:
             return False
         return self._choose_refusal(contract) is None
@@ -728,13 +728,18 @@ class Game:
     def choose(self, contract: Contract | str) -> Game:
         """Name the contract (a :class:`~jass.Contract` or its name); the forehand then leads.
 
+        A name is read as :meth:`Contract.parse` reads it (``"trumpf herz"``, ``"Rosen"``,
+        ``"obenabe"``, ...), Swiss suit names under the rule set's ``suit_pairing``.
+
         >>> import jass
+        >>> Game.new(seed=1).deal().choose("Trumpf Eichel").contract
+        Contract.trump(Suit.DIAMONDS)
         >>> Game.new(jass.rules.BEGINNER, seed=1).deal().choose("obenabe")
         Traceback (most recent call last):
         ...
         jass.errors.IllegalActionError: OBENABE is not allowed by this rule set; allowed: ...
         """
-        contract = Contract.parse(contract)
+        contract = Contract.parse(contract, self.ruleset.suit_pairing)
         action = Choose(contract)
         refusal = self._choose_refusal(contract)
         if refusal is not None:
