@@ -86,3 +86,22 @@ def test_ctrl_c_at_a_prompt_ends_the_game_quietly() -> None:
     assert status == 130, errors
     assert "Traceback" not in errors
     assert "KeyboardInterrupt" not in errors
+
+
+@pytest.mark.parametrize(
+    ("word", "guess"), [("bogus", ""), ("paly", " (did you mean play?)"), ("7", "")]
+)
+def test_an_unknown_command_is_named_with_the_commands(word: str, guess: str) -> None:
+    done = run(word, "--seed", "3")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"jass: unknown command '{word}'{guess}; commands: watch, play, replay, rules, simulate,"
+        " serve (jass --help describes them)"
+    )
+    assert done.stdout == ""
+
+
+def test_options_alone_still_run_the_default_command() -> None:
+    done = run("--seed", "3", "--hands", "1")
+    assert done.returncode == 0, done.stderr
+    assert "Hand 1 score:" in done.stdout

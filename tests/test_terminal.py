@@ -10,6 +10,7 @@ import io
 import itertools
 import json
 import re
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -434,7 +435,9 @@ def test_the_seed_is_shown_and_saved_when_none_is_given(
     record = tmp_path / "game.json"
     status, out = play(monkeypatch, capsys, ["--save", str(record)], Player(["EOF"]))
     assert status == 0
-    found = re.search(r"· seed (\d+)\n  \(jass play --seed (\d+) deals the same cards again\)", out)
+    # play() adds --bots rule, which the hint keeps.
+    hint = r"· seed (\d+)\n  \(jass play --seed (\d+) --bots rule deals the same cards again\)"
+    found = re.search(hint, out)
     assert found is not None
     assert found[1] == found[2]
     assert json.loads(record.read_text(encoding="utf-8"))["seed"] == int(found[1])
@@ -559,3 +562,94 @@ def test_any_answers_end_in_a_game_or_a_quiet_exit(
     text = out.getvalue()
     assert game.is_over or text.rstrip().endswith("bye")
     assert "Traceback" not in text
+
+
+# --- the rerun hint, Enter alone, the pause after a hand ----------------------------------
+
+
+def _hint(out: str) -> str:
+    found = re.search(r"\n  \((jass play .*) deals the same cards again\)\n", out)
+    assert found is not None, out[:600]
+    return found[1]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (
+            ["--seed", "63", "--swiss", "--option", "weis_declaration=MANUAL"],
+            "jass play --seed 63 --bots rule --swiss --option weis_declaration=MANUAL",
+        ),
+        (
+            ["--rules", "SCHIEBER_1000", "--seed", "5", "--option", "contracts=hearts obenabe",
+             "--option", "target=800", "--color", "never"],
+            "jass play --seed 5 --rules SCHIEBER_1000 --bots rule "
+            "--option 'contracts=hearts obenabe' --option target=800",
+        ),
+    ],
+)  # fmt: skip
+def test_the_rerun_hint_keeps_the_options(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    expected: str,
+) -> None:
+    status, out = play(monkeypatch, capsys, arguments, Player(["q", "n"]))
+    assert status == 0
+    assert _hint(out) == expected
+    # The hint, run, starts the same game: same header line.
+    again = shlex.split(expected)
+    assert again[:2] == ["jass", "play"]
+    status, rerun = play(monkeypatch, capsys, again[2:], Player(["q", "n"]))
+    assert status == 0
+    assert rerun.splitlines()[0] == out.splitlines()[0]
+    assert _hint(rerun) == expected
+
+
+def test_enter_alone_asks_again_without_an_error() -> None:
+    player = Player(["", "", "1", "", "", "q", "n"])  # Enter twice at Trumpf? and at the card
+    out = io.StringIO()
+    game = Game.new(seed=FOREHAND)
+    TerminalGame(game, {s: RuleBot(s) for s in (1, 2, 3)}, ask=player, out=out).run()
+    asked = [q.split("?")[0] for q in player.questions]
+    assert asked[:3] == ["Trumpf"] * 3
+    assert asked[3:6] == ["Your card"] * 3
+    assert "is not a" not in out.getvalue()
+    assert "choose a" not in out.getvalue()
+
+
+class _Pauser(Player):
+    """Answers like Player, and notes the screen each time it is asked to press Enter."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out = out
+        self.seen_at_pause: list[str] = []
+
+    def __call__(self, question: str) -> str:
+        if question.startswith("Press Enter"):
+            self.seen_at_pause.append(self.out.getvalue())
+            return ""
+        return super().__call__(question)
+
+
+@pytest.mark.parametrize("pause", [True, False])
+def test_the_score_of_a_hand_waits_for_enter(pause: bool) -> None:
+    out = io.StringIO()
+    player = _Pauser(out)
+    bots = {s: RuleBot(s) for s in (1, 2, 3)}
+    game = Game.new(rules.SCHIEBER_1000, seed=3)
+    game = TerminalGame(game, bots, ask=player, out=out, pause=pause).run()
+    assert game.is_over
+    assert game.result is not None
+    hands = game.result.hands_played
+    assert hands > 1
+    if not pause:
+        assert player.seen_at_pause == []
+        return
+    # Once after every hand but the last, with that hand's score the last thing on screen.
+    assert len(player.seen_at_pause) == hands - 1
+    for number, screen in enumerate(player.seen_at_pause, start=1):
+        assert f"Hand {number} score:" in screen
+        assert f"Hand {number + 1} ·" not in screen
+        assert screen.rstrip().splitlines()[-1].startswith("  this hand us +")

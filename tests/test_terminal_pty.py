@@ -20,6 +20,7 @@ pty = pytest.importorskip("pty", reason="pseudo-terminals are POSIX only")
 
 # Seat 0 is forehand at seed 12, with ♠10; ♥A ♥K; ♦A ♦6; ♣Q ♣10 ♣6 (and ♣A).
 SEED = "12"
+PAUSE = "Press Enter for the next hand (q quits) "
 
 
 class Terminal:
@@ -37,11 +38,12 @@ class Terminal:
         self.master = master
         self.seen = ""
 
-    def read_until(self, text: str, timeout: float = 60) -> str:
-        """Everything shown until ``text`` appears (line ends as ``\\n``)."""
+    def read_until(self, text: str | tuple[str, ...], timeout: float = 60) -> str:
+        """Everything shown until ``text`` (or one of several) appears (line ends as ``\\n``)."""
         deadline = time.monotonic() + timeout
         start = len(self.seen)
-        while text not in self.seen[start:]:
+        texts = (text,) if isinstance(text, str) else text
+        while not any(one in self.seen[start:] for one in texts):
             ready, _, _ = select.select(
                 [self.master], [], [], max(0.0, deadline - time.monotonic())
             )
@@ -135,12 +137,13 @@ def test_a_whole_hand_as_a_person_plays_it(tmp_path: Path) -> None:
         ("s", "'s' is too short to be sure: type the number, or the whole name"),
         ("42", "choose a number from 1 to 7"),
         ("blau", "'blau' is not a contract: type the number, or a name"),
-        ("", "'' is not a contract"),
         ("misere", "Misère is not allowed by these rules"),
         ("?", "Answer with the number in brackets, or a name:"),
     ):
         t.type(answer)
         assert refusal in t.read_until("Trumpf? ")
+    t.type("")  # Enter alone asks again, with no complaint
+    assert t.read_until("Trumpf? ").strip() == "Trumpf? (number or name, or schiebe)"
     t.type("schiebe")
     screen = t.read_until("Declare which? ")
     assert "  you shove to partner\n" in screen
@@ -162,10 +165,11 @@ def test_a_whole_hand_as_a_person_plays_it(tmp_path: Path) -> None:
         ("zz", "'zz' is not a card: type its number, or its name like ♥J, JH or Herz Bube"),
         ("10", "choose a card number from 1 to 9, or a card's name"),
         ("KH", "♥K is not in your hand"),
-        ("", "'' is not a card"),
     ):
         t.type(answer)
         assert refusal in t.read_until("Your card? ")
+    t.type("")
+    assert t.read_until("Your card? ").strip() == "Your card? (number or name; ? for help)"
     t.type("bedanke")
     screen = t.read_until("Thank now? [y/n] ")
     assert "Bedanken: your team says it has reached the target" in screen
@@ -188,10 +192,16 @@ def test_a_whole_hand_as_a_person_plays_it(tmp_path: Path) -> None:
             assert re.search(r"  ♥?\S+ is not allowed: .*; you may play ", shown), shown
             refused = True
         t.type(legal[0])
-        last = t.read_until("Your card? ")
-        if "Hand 1 score:" in last:
+        last = t.read_until(("Your card? ", PAUSE))
+        if PAUSE in last:
             break
     assert refused
+    # The score stays on screen until Enter: nothing of hand 2 is shown yet.
+    assert "Hand 1 score:" in last
+    assert last.endswith(PAUSE), last[-300:]
+    assert "Hand 2 ·" not in last
+    t.type("")
+    last += t.read_until("Your card? ")
     score = re.search(r"  this hand us \+(\d+), them \+(\d+); totals us (\d+), them (\d+)", last)
     assert score, last
     assert (score[1], score[2]) == (score[3], score[4])  # the first hand's points are the totals

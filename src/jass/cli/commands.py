@@ -18,10 +18,12 @@ Hand 1 score: ...
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import logging
 import os
 import random
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -119,8 +121,28 @@ def _play(args: argparse.Namespace) -> int:
         style=Style(color),
         save=args.save,
         echo=not _isatty(sys.stdin),  # answers from a pipe: show them in the transcript
+        rerun=_rerun(args, seed),
+        pause=_isatty(sys.stdin),  # a person at the keyboard reads each hand's score
     ).run()
     return 0
+
+
+def _rerun(args: argparse.Namespace, seed: int) -> str:
+    """The ``jass play`` command that deals the same cards to the same bots under the same rules.
+
+    >>> _rerun(_parser().parse_args(["play", "--swiss", "--option", "target=1000"]), 63)
+    'jass play --seed 63 --swiss --option target=1000'
+    """
+    words = ["jass", "play", "--seed", str(seed)]
+    if args.rules != "SCHIEBER":
+        words += ["--rules", args.rules]
+    if args.bots != "montecarlo":
+        words += ["--bots", args.bots]
+    if args.swiss:
+        words.append("--swiss")
+    for option in args.option or []:
+        words += ["--option", option]
+    return shlex.join(words)
 
 
 def _isatty(stream: object) -> bool:
@@ -468,6 +490,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unknown_command(word: str) -> str:
+    """The message for a first argument that is no command (and no option).
+
+    >>> _unknown_command("paly")
+    "jass: unknown command 'paly' (did you mean play?); commands: watch, play, ..."
+    """
+    close = difflib.get_close_matches(word, _COMMANDS, n=1)
+    guess = f" (did you mean {close[0]}?)" if close else ""
+    return (
+        f"jass: unknown command {word!r}{guess}; commands: {', '.join(_COMMANDS)}"
+        " (jass --help describes them)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input, with the reason).
 
@@ -476,6 +512,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and not arguments[0].startswith("-") and arguments[0] not in _COMMANDS:
+        print(_unknown_command(arguments[0]), file=sys.stderr)
+        return 2
     if not arguments or (
         arguments[0] not in _COMMANDS and arguments[0] not in ("-h", "--help", "--version")
     ):

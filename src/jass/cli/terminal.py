@@ -72,6 +72,10 @@ class TerminalGame:
     ``save`` is where the game record goes at the end or on quitting; without it, the player
     is offered to save. ``echo`` repeats each answer, for a transcript when the answers do not
     come from a keyboard. ``opponents`` says at the start which bots play (e.g. ``RuleBot``).
+    ``rerun`` is the command shown at the start as the way to play the same deals again
+    (``jass play --seed N`` by default; ``jass play`` passes its own options). ``pause`` waits
+    for Enter after each hand's score, so that the next hand's first moves do not scroll it
+    away: ``jass play`` pauses when a person types the answers.
 
     >>> import io, jass
     >>> from jass.bots import RuleBot
@@ -95,6 +99,8 @@ class TerminalGame:
         echo: bool = False,
         seat: Seat | int = Seat.S0,
         opponents: str | None = None,
+        rerun: str | None = None,
+        pause: bool = False,
     ) -> None:
         """Set up the game; :meth:`run` plays it."""
         self.game = game
@@ -111,6 +117,8 @@ class TerminalGame:
         self.echo = echo
         self.labels = Labels(self.seat)
         self.opponents = opponents
+        self.rerun = rerun if rerun is not None else f"jass play --seed {game.seed}"
+        self.pause = pause
         self._weis_asked = -1  # the hand in which the player was asked for Weis
 
     # --- the game -----------------------------------------------------------------------
@@ -140,6 +148,8 @@ class TerminalGame:
                     action = self._decide()
                     if action is not None:  # None: the player thanked, which was applied
                         self._apply(action)
+                if self.pause and not self.game.is_over:
+                    self._ask("Press Enter for the next hand (q quits) ")
         except _Quit as leaving:
             self._say("\nYou leave the table.")
             self._offer_save(asking=not leaving.eof)
@@ -156,7 +166,7 @@ class TerminalGame:
         self._say(
             f"jass {__version__} · Schieber against three bots · rules {name} ({goal}) · "
             f"seed {game.seed}",
-            f"  (jass play --seed {game.seed} deals the same cards again)",
+            f"  ({self.rerun} deals the same cards again)",
             "You and your partner play against right and left; play goes to the right.",
             *([f"Your partner and opponents: {self.opponents}"] if self.opponents else []),
             "Answer with a number or a name. ? shows help, q quits.",
@@ -243,6 +253,8 @@ class TerminalGame:
         hint = ", or schiebe" if view.can_shove() else ""
         while True:
             answer = self._ask(f"Trumpf? (number or name{hint}) ", view)
+            if not answer:  # Enter alone: ask again, as a shell does
+                continue
             picked = _number(answer)
             if picked is not None and 1 <= picked <= len(options):
                 return options[picked - 1]
@@ -316,6 +328,8 @@ class TerminalGame:
         while True:
             view = self.game.view(self.seat)
             answer = self._ask("Your card? (number or name; ? for help) ", view)
+            if not answer:  # Enter alone: ask again, as a shell does
+                continue
             if answer.casefold() == "weis":
                 if view.can_declare_weis() and find_weis(view.hand, view.ruleset):
                     self._declare(view)
