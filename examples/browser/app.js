@@ -162,6 +162,7 @@ function show(next) {
   showActions(next.yourTurn ? next.actions : []);
   $("score-us").textContent = String(next.scores.us);
   $("score-them").textContent = String(next.scores.them);
+  $("rules-name").textContent = next.rules;
   $("target").textContent = next.target;
   $("contract").textContent = next.contract ?? "none yet";
   $("weis").textContent = next.weis.length

@@ -7,12 +7,14 @@
 // on a free local port, as the README says to, and refuses every request that is not to that
 // server: one attempted request fails the test. It checks that
 //   - the page becomes ready (navigation to the first table shown) and how long that takes;
+//   - the rules in play are labelled on screen (SCHIEBER_1000, to 1000 points, by default);
 //   - choosing a contract, when seat 0 must, works (seed 12 deals seat 0 the choice);
 //   - after each click on a legal card the hand loses that card and the card lies in the
 //     trick (or, if it closed the trick, in the last trick), in front of seat 0;
 //   - a click on a card that is not legal does nothing: same hand, same trick, no move;
 //   - at the hand's end the card points add up to 157, or 257 with the match bonus, and the
-//     panel, its data attributes, the table picture and the tricks of the log agree;
+//     panel, its data attributes, the table picture and the tricks of the log agree, and the
+//     log box shows whole lines (none cut in half at its bottom edge);
 //   - the next hand is dealt;
 //   - a one-hand game (?rules=JASSKIT) ends with "Game over", scores adding up to 157, and a
 //     New game button that starts a new game; the second visit's ready time is recorded too.
@@ -236,6 +238,20 @@ async function checkHandScore(page) {
   );
   // The nine tricks of the log: their points add up to the same 157.
   const tricks = read.log.map((line) => /^Trick to .*, (\d+) points$/.exec(line)).filter(Boolean);
+  // The log box: it scrolls, and its height is a whole number of lines.
+  const box = await page.evaluate(() => {
+    const list = document.getElementById("log");
+    return {
+      height: list.clientHeight,
+      scroll: list.scrollHeight,
+      line: Number.parseFloat(getComputedStyle(list).lineHeight),
+    };
+  });
+  const lines = box.height / box.line;
+  check(
+    box.scroll > box.height && Math.abs(lines - Math.round(lines)) < 0.05,
+    `the log box shows whole lines (${box.height} px of ${box.line} px lines)`,
+  );
   const trickSum = tricks.reduce((sum, m) => sum + Number(m[1]), 0);
   check(tricks.length === 9 && trickSum === cards, `nine tricks in the log, ${trickSum} points`);
   // Totals: multiplier x (cards + bonus + Weis + Stöck), per team.
@@ -286,6 +302,8 @@ async function main() {
     // The worker's own stages, in seconds: Pyodide's start, the wheels, importing jass.
     timings.engine_s = JSON.parse(await page.evaluate(() => document.body.dataset.engineSeconds ?? "{}"));
     check(timings.ready_page_ms > 0, "the page records when the first table was shown");
+    const goal = await page.evaluate(() => document.getElementById("goal").textContent);
+    check(goal === "Rules SCHIEBER_1000: playing to 1000 points", `the default rules are labelled (${goal})`);
 
     since = performance.now();
     const hand = await playHand(page);

@@ -12,19 +12,22 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from jass import Contract, Game, Phase, PlayerView, Seat, SuitPairing
+from jass import Contract, Game, Phase, PlayerView, Seat
 from jass.bots import RuleBot
 from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
+from jass.naming import Names
 from jass.rules import EndMode, find_ruleset
 from jass.svg import table
 
 HUMAN = Seat(0)
 #: The rule sets the page offers, by preset name.
 RULESETS = ("SCHIEBER_1000", "SCHIEBER", "BEGINNER", "TOURNAMENT_12", "JASSKIT")
+#: The rule set the page starts with. ``jass play`` starts with SCHIEBER (to 2500); the page
+#: labels its choice on screen (``state()["rules"]``).
+DEFAULT_RULESET = "SCHIEBER_1000"
 #: What a view calls each seat, by (seat - 0) % 4: the names jass.svg.table writes too.
 NAMES = ("You", "Right", "Partner", "Left")
-SYMBOLS = {"SPADES": "♠", "HEARTS": "♥", "DIAMONDS": "♦", "CLUBS": "♣"}
 
 
 def _team_pair(pair: tuple[int, int]) -> dict[str, int]:
@@ -52,13 +55,16 @@ class Table:
     (True, {'us': 0, 'them': 0})
     """
 
-    def __init__(self, seed: int, ruleset: str = "SCHIEBER_1000", *, swiss: bool = False) -> None:
+    def __init__(self, seed: int, ruleset: str = DEFAULT_RULESET, *, swiss: bool = False) -> None:
         if ruleset not in RULESETS:
             choices = ", ".join(RULESETS)
             raise InvalidInputError(f"ruleset must be one of {choices}, got {ruleset!r}")
         self.seed = seed
         self.swiss = swiss
+        self.ruleset = ruleset
         self.game = Game.new(find_ruleset(ruleset), seed=seed).deal()
+        # Cards, contracts and Weis in the words jass play uses (jass.naming).
+        self.names = Names(self.game.ruleset.suit_pairing if swiss else None)
         self.bots = {seat: RuleBot(seed=seed + seat) for seat in (1, 2, 3)}
         self.moves = 0
         self._log: list[str] = []
@@ -115,7 +121,7 @@ class Table:
 
     def _describe(self, action: Action, view: PlayerView) -> str:
         if isinstance(action, Play):
-            return f"plays {action.card}"
+            return f"plays {self.names.card(action.card)}"
         if isinstance(action, Choose):
             return f"chooses {self._contract(action.contract, view)}"
         if isinstance(action, Shove):
@@ -133,7 +139,7 @@ class Table:
             self._log.append(f"Trick to {NAMES[int(trick.winner)]}, {trick.points} points")
         if view.shown_weis and not seen.shown_weis:
             for seat, weis in view.shown_weis:
-                self._log.append(f"Weis: {NAMES[int(seat)]} shows {weis}")
+                self._log.append(f"Weis: {NAMES[int(seat)]} shows {self.names.weis(weis)}")
         if view.stoeck is not None and seen.stoeck is None:
             self._log.append(f"Stöck: {NAMES[int(view.stoeck)]}, 20 points")
         if len(view.hand_results) > len(seen.hand_results):
@@ -150,15 +156,11 @@ class Table:
     # --- the state the page shows -------------------------------------------------------
 
     def _contract(self, contract: Contract, view: PlayerView) -> str:
+        """The contract as jass play names it, a French suit with its symbol: "♥ Trumpf Herz"."""
+        words = self.names.contract(contract, view.ruleset)
         suit = contract.trump_suit
-        times = f" ×{view.ruleset.multiplier(contract)}"
-        if suit is None:
-            return {"OBENABE": "Obenabe", "UNDENUFE": "Undenufe"}.get(str(contract), "Misère") + (
-                times
-            )
-        pairing = view.ruleset.suit_pairing if self.swiss else None
-        name = suit.swiss_name(pairing) if isinstance(pairing, SuitPairing) else suit.name.title()
-        return f"{SYMBOLS[suit.name]} {name}{times}"
+        mark = "" if suit is None else self.names.suit_mark(suit)  # no ♥ among Swiss cards
+        return f"{mark} {words}" if mark else words
 
     def _result_text(self, view: PlayerView) -> str:
         result = view.result
@@ -194,7 +196,9 @@ class Table:
         if isinstance(action, Thank):
             return "Thank (we are out)" if int(action.team) == 0 else "Thank for them"
         if isinstance(action, DeclareWeis):
-            return "Declare " + ", ".join(map(str, action.weis)) if action.weis else "No Weis"
+            if not action.weis:
+                return "No Weis"
+            return "Declare " + ", ".join(self.names.weis(weis) for weis in action.weis)
         return str(action)
 
     def _prompt(self, view: PlayerView) -> str:
@@ -235,8 +239,10 @@ class Table:
         >>> sorted(s) == sorted(
         ...     ["svg", "phase", "prompt", "yourTurn", "cards", "actions", "hand", "trick",
         ...      "contract", "scores", "target", "weis", "stoeck", "lastHand", "result",
-        ...      "log", "moves", "seed", "handNumber"])
+        ...      "log", "moves", "seed", "handNumber", "rules"])
         True
+        >>> s["rules"], s["target"]
+        ('SCHIEBER_1000', 'to 1000 points')
         """
         view = self.game.view(HUMAN)
         self._offered = self._offer(view)
@@ -260,8 +266,14 @@ class Table:
             "contract": None if view.contract is None else self._contract(view.contract, view),
             "scores": _team_pair(view.scores),
             "target": _goal(ruleset.hands, ruleset.target),
+            "rules": self.ruleset,
             "weis": [
-                {"seat": int(s), "name": NAMES[int(s)], "text": str(w), "points": w.points}
+                {
+                    "seat": int(s),
+                    "name": NAMES[int(s)],
+                    "text": self.names.weis(w),
+                    "points": w.points,
+                }
                 for s, w in view.shown_weis
             ],
             "stoeck": None if view.stoeck is None else NAMES[int(view.stoeck)],
@@ -274,7 +286,7 @@ class Table:
         }
 
 
-def self_check(seed: int = 1, ruleset: str = "SCHIEBER_1000") -> str:
+def self_check(seed: int = 1, ruleset: str = DEFAULT_RULESET) -> str:
     """Play a whole game through the page's calls, a RuleBot clicking for seat 0; check it.
 
     >>> self_check(seed=2).startswith("Game over")
