@@ -80,7 +80,7 @@ if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers
     from jass.matches import play_match
     from jass.search.sampling import DealSampler, sample_deals
 
-#: The public modules that ``import jass`` leaves unloaded until first use.
+#: The public modules, attributes of ``jass``: those the engine does not import load on first use.
 _MODULES: Final = frozenset(
     {
         "bots",
