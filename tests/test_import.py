@@ -49,7 +49,11 @@ HEAVY = (
     "jass.solver",
     "jass.svg",
 )
-OPTIONAL = ("numpy", "gymnasium", "pettingzoo", "pyspiel", "jax", "ray", "dask", "distributed")
+#: The optional ecosystems, jass-kit's own packages (in the same top-level jass) included.
+OPTIONAL = (
+    "numpy", "gymnasium", "pettingzoo", "pyspiel", "jax", "ray", "dask", "distributed",
+    "jass.agents", "jass.arena", "jass.game", "jass.service", "jass.train",
+)  # fmt: skip
 
 
 def _fresh(code: str) -> object:
