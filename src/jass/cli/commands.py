@@ -132,10 +132,13 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
 
     >>> _rerun(_parser().parse_args(["play", "--swiss", "--option", "target=1000"]), 63)
     'jass play --seed 63 --swiss --option target=1000'
+    >>> _rerun(_parser().parse_args(["play", "--rules", "schieber_1000", "--bots", "rule"]), 5)
+    'jass play --seed 5 --rules SCHIEBER_1000 --bots rule'
     """
     words = ["jass", "play", "--seed", str(seed)]
-    if args.rules != "SCHIEBER":
-        words += ["--rules", args.rules]
+    rules = preset_name(find_ruleset(args.rules)) or args.rules  # as jass rules spells it
+    if rules != "SCHIEBER":
+        words += ["--rules", rules]
     if args.bots != "montecarlo":
         words += ["--bots", args.bots]
     if args.swiss:
