@@ -94,10 +94,13 @@ def test_ctrl_c_at_a_prompt_ends_the_game_quietly() -> None:
 def test_an_unknown_command_is_named_with_the_commands(word: str, guess: str) -> None:
     done = run(word, "--seed", "3")
     assert done.returncode == 2
-    assert done.stderr.strip() == (
-        f"jass: unknown command '{word}'{guess}; commands: watch, play, replay, rules, simulate,"
-        " serve (jass --help describes them)"
-    )
+    message = done.stderr.strip()
+    start = f"jass: unknown command '{word}'{guess}; commands: "
+    assert message.startswith(start), message
+    assert message.endswith(" (jass --help describes them)"), message
+    listed = message[len(start) :].split(" (jass")[0].split(", ")
+    # Every command of the parser is listed (commands added later are listed as well).
+    assert {"watch", "play", "replay", "rules", "simulate", "serve"} <= set(listed)
     assert done.stdout == ""
 
 
