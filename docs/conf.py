@@ -85,10 +85,6 @@ doctest_test_doctest_blocks = ""
 doctest_default_flags = (
     doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
 )
-doctest_global_setup = """
-import jass
-from jass import Card, CardSet, Contract, Rank, Seat, Suit, Team, rules
-"""
 
 # -- HTML --------------------------------------------------------------------------------
 
