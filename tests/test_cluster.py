@@ -299,7 +299,8 @@ def test_ray_executor_needs_ray_and_imports_it_only_when_made(
     )
     assert out.stdout.strip() == "False"
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
-    with pytest.raises(MissingDependencyError, match=r"RayExecutor needs Ray.*jass\[cluster\]"):
+    needs_ray = r"RayExecutor needs Ray.*python-jass\[cluster\]"
+    with pytest.raises(MissingDependencyError, match=needs_ray):
         RayExecutor()
 
 

@@ -459,7 +459,7 @@ def test_without_numpy_the_error_says_what_to_install() -> None:
         "    print(exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'jass[rl]'" in out.stdout
+    assert "pip install 'python-jass[rl]'" in out.stdout
 
 
 def test_the_module_names() -> None:

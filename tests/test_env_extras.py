@@ -58,9 +58,9 @@ print(json.dumps(out))
     )
     assert result["encode"] == "ndarray"
     assert not result["spiel"].startswith("missing")
-    assert "pip install 'jass[rl]'" in result["raw_env"]
+    assert "pip install 'python-jass[rl]'" in result["raw_env"]
     assert "PettingZoo" in result["raw_env"]
-    assert "pip install 'jass[rl]'" in result["SeatEnv"]
+    assert "pip install 'python-jass[rl]'" in result["SeatEnv"]
     assert "Gymnasium" in result["SeatEnv"]
 
 
@@ -77,7 +77,7 @@ print(json.dumps(out))
     )
     assert result["make"] == "SeatEnv"
     assert result["aec_env"].startswith("missing: ")
-    assert "pip install 'jass[rl]'" in result["aec_env"]
+    assert "pip install 'python-jass[rl]'" in result["aec_env"]
 
 
 def test_without_numpy_the_package_names_the_extras() -> None:
@@ -94,7 +94,7 @@ print(json.dumps(out))
     )
     assert result["core"] == "Game"
     assert "NumPy" in result["envs"]
-    assert "pip install 'jass[rl]'" in result["envs"]
+    assert "pip install 'python-jass[rl]'" in result["envs"]
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
