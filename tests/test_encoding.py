@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -13,6 +13,7 @@ import textwrap
 
 import pytest
 
+pytest.importorskip("numpy", reason="needs the rl extra")
 import jass.envs
 
 

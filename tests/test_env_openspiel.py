@@ -17,8 +17,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the openspiel extra")
+import numpy as np
 
 from jass import Phase, rules
 from jass.actions import NUM_ACTIONS, Thank

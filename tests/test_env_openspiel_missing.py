@@ -10,6 +10,9 @@ import sys
 
 import pytest
 
+# Without NumPy, jass.envs itself refuses first (tests/test_env_extras.py checks that).
+pytest.importorskip("numpy", reason="needs the rl or openspiel extra")
+
 from jass.errors import JassError, MissingDependencyError
 
 
