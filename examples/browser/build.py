@@ -1,7 +1,7 @@
 """Build the browser example into a static folder that any web server can serve.
 
     python examples/browser/build.py            # then:
-    python -m http.server -d examples/browser/site
+    python -m http.server --bind 127.0.0.1 -d examples/browser/site
 
 Run it with the Python of an environment where jass is installed (``pip install -e .``). It
 
@@ -159,7 +159,7 @@ def main() -> None:
     seconds = time.perf_counter() - started
     megabytes = size_of(out) / 1e6
     print(f"built {out} ({megabytes:.1f} MB, Pyodide {version}) in {seconds:.1f} s")
-    print(f"serve it: python -m http.server -d {out}")
+    print(f"serve it: python -m http.server --bind 127.0.0.1 -d {out}")
 
 
 if __name__ == "__main__":
