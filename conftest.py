@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from pathlib import Path
 
 import pytest
@@ -34,9 +34,10 @@ REQUIRES: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
-def required_modules(path: Path, requires: dict[str, tuple[tuple[str, ...], str]] = REQUIRES) -> (
-    tuple[tuple[str, ...], str] | None
-):
+Needs = tuple[tuple[str, ...], str]
+
+
+def required_modules(path: Path, requires: dict[str, Needs] = REQUIRES) -> Needs | None:
     """The modules the examples of ``path`` need and their extra, or ``None``."""
     try:
         relative = path.resolve().relative_to(ROOT / "src" / "jass").as_posix()
@@ -64,7 +65,9 @@ class MissingExtra(pytest.File):
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> object:
+def pytest_collect_file(
+    file_path: Path, parent: pytest.Collector
+) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
     """Replace the collectors of a module whose extra is missing by one that skips."""
     collectors = yield
     needed = required_modules(file_path)

@@ -290,6 +290,7 @@ def test_the_reference_deals_replay_from_the_seeds() -> None:
     assert serial(KillOnce(-1, None), 6) == expected
 
 
+@pytest.mark.slow
 def test_ray_executor_needs_ray_and_imports_it_only_when_made(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -304,6 +305,7 @@ def test_ray_executor_needs_ray_and_imports_it_only_when_made(
         RayExecutor()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("options", "reason"),
     [({"num_cpus": -1}, "cannot be negative"), ({"cpus": 1}, "Invalid option keyword cpus")],

@@ -212,6 +212,7 @@ def mask_of(cards: jass.CardSet) -> list[int]:
     return [int(card in cards) for card in range(36)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["SCHIEBER", "TRADITIONAL", "MANUAL_WEIS"])
 def test_card_fields_say_what_the_view_says(name: str) -> None:
     for game in states(RULESETS[name], 5):
@@ -268,6 +269,7 @@ def assert_encoder_matches(encoder: Encoder, game: Game) -> None:
             pytest.fail(f"seat {seat} of {game!r}: fields {wrong} differ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULESETS))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_encoder_equals_encode_at_every_step(name: str, seed: int) -> None:

@@ -129,6 +129,7 @@ def play_episode(
     return totals, steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS, ids=ids)
 def test_every_episode_ends_zero_sum_with_the_game_legal_actions_as_mask(
     options: dict[str, Any],

@@ -65,6 +65,7 @@ print(json.dumps(out))
     assert "Gymnasium" in result["SeatEnv"]
 
 
+@pytest.mark.slow
 def test_without_pettingzoo_the_seat_environment_still_works() -> None:
     result = _run(
         ["pettingzoo"],

@@ -24,6 +24,7 @@ def test_example_runs(name: str) -> None:
     assert done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_rl_selfplay_smoke() -> None:
     pytest.importorskip("numpy", reason="the example needs the rl extra")
     done = subprocess.run(

@@ -73,6 +73,7 @@ def mask_of(cards: list[int]) -> int:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
@@ -154,6 +155,7 @@ def test_scoring_kernels_are_the_misere_swap_and_the_match_bonus(
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
@@ -232,6 +234,7 @@ def run_tricks(
     return log, held, taken, tricks, last
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("contract", Contract.all(), ids=str)
 @pytest.mark.parametrize("ruleset", [rules.SCHIEBER, STRICT])
 def test_random_loop_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleSet) -> None:
@@ -333,6 +336,7 @@ def endgame(
 CARDS_LEFT = (4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12, 12, 13, 14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("contract", Contract.all(), ids=str)
 @pytest.mark.parametrize("ruleset", VARIANTS)
 def test_solver_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleSet) -> None:
