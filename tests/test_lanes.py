@@ -1,0 +1,64 @@
+"""The test lanes: the markers exist, and the table of optional extras in conftest.py is right.
+
+The everyday lane is ``pytest -m "not slow and not jasskit and not cluster"``. Where an
+extra is missing, the root ``conftest.py`` skips the examples of the modules that need it;
+``.ci/run`` runs the everyday lane in an environment without any extra to check that
+nothing else breaks there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def root_conftest() -> ModuleType:
+    """The root conftest.py, loaded under a name of its own."""
+    spec = importlib.util.spec_from_file_location("jass_root_conftest", ROOT / "conftest.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_lane_markers_are_declared(pytestconfig: pytest.Config) -> None:
+    declared = {line.split(":")[0] for line in pytestconfig.getini("markers")}
+    assert {"slow", "jasskit", "cluster"} <= declared
+
+
+def test_every_entry_of_the_extras_table_names_a_module() -> None:
+    requires = root_conftest().REQUIRES
+    assert requires
+    for key, (modules, extra) in requires.items():
+        assert (ROOT / "src" / "jass" / key).exists(), key
+        assert modules
+        assert extra in {"rl", "openspiel", "cluster", "jax"}
+
+
+def test_the_most_specific_entry_counts() -> None:
+    conftest = root_conftest()
+    envs = ROOT / "src" / "jass" / "envs"
+    assert conftest.required_modules(envs / "aec.py") == (
+        ("numpy", "gymnasium", "pettingzoo"),
+        "rl",
+    )
+    assert conftest.required_modules(envs / "rewards.py") == (("numpy",), "rl")
+    assert conftest.required_modules(ROOT / "src" / "jass" / "executors.py") == (
+        ("ray",),
+        "cluster",
+    )
+    assert conftest.required_modules(ROOT / "src" / "jass" / "state.py") is None
+    assert conftest.required_modules(ROOT / "tests" / "test_env_aec.py") is None
+
+
+def test_missing_names_only_what_is_not_installed() -> None:
+    conftest = root_conftest()
+    assert conftest.missing(["json", "no_such_module_for_jass_tests"]) == [
+        "no_such_module_for_jass_tests"
+    ]
