@@ -58,9 +58,7 @@ class MissingExtra(pytest.File):
     reason = ""
 
     def collect(self) -> list[pytest.Item]:
-        """Skip with the reason; fail instead under ``JASS_REQUIRE_EXTRAS=1``."""
-        if os.environ.get("JASS_REQUIRE_EXTRAS") == "1":
-            pytest.fail(f"{self.reason} (JASS_REQUIRE_EXTRAS=1)")
+        """Skip, with the reason."""
         pytest.skip(self.reason)
 
 
@@ -79,6 +77,26 @@ def pytest_collect_file(
         return collectors
     stand_in = MissingExtra.from_parent(parent, path=file_path)
     stand_in.reason = (
-        f"needs {', '.join(absent)}, not installed here: pip install 'python-jass[{extra}]'"
+        f"needs the {extra} extra ({', '.join(absent)} not installed here): "
+        f"pip install 'python-jass[{extra}]'"
     )
     return [stand_in]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """Under ``JASS_REQUIRE_EXTRAS=1``, a file skipped for a missing extra fails instead.
+
+    That covers this file's skips and the ``pytest.importorskip(..., reason="needs the rl
+    extra")`` of the test modules: both name the extra.
+    """
+    report = yield
+    if os.environ.get("JASS_REQUIRE_EXTRAS") == "1" and report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if "extra" in reason:
+            report.outcome = "failed"
+            reason = reason.removeprefix("Skipped: ")
+            report.longrepr = f"{collector.nodeid}: {reason}, and JASS_REQUIRE_EXTRAS=1"
+    return report

@@ -9,6 +9,9 @@ nothing else breaks there.
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -62,3 +65,35 @@ def test_missing_names_only_what_is_not_installed() -> None:
     assert conftest.missing(["json", "no_such_module_for_jass_tests"]) == [
         "no_such_module_for_jass_tests"
     ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("required", [False, True])
+def test_without_an_extra_its_files_skip_or_fail_under_jass_require_extras(
+    tmp_path: Path, required: bool
+) -> None:
+    # sys.modules[name] = None hides an installed package: find_spec says None, import fails.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['ray'] = None\nsys.modules['numpy'] = None\n", encoding="utf-8"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "src")])}
+    env["JASS_REQUIRE_EXTRAS"] = "1" if required else ""
+    files = ["src/jass/seats.py", "src/jass/executors.py", "src/jass/envs/rewards.py"]
+    files.append("tests/test_encoding.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", *files],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if required:
+        assert done.returncode != 0, done.stdout
+        assert done.stdout.count("JASS_REQUIRE_EXTRAS=1") >= 3, done.stdout
+    else:
+        assert done.returncode == 0, done.stdout
+        assert "needs the cluster extra (ray not installed here)" in done.stdout
+        assert "needs the rl extra (numpy not installed here)" in done.stdout
+        assert "tests/test_encoding.py:17: needs the rl extra" in done.stdout
