@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent
 #: the extra that brings them. The most specific entry that matches a file counts.
 REQUIRES: dict[str, tuple[tuple[str, ...], str]] = {
     "envs": (("numpy",), "rl"),
+    "envs/__init__.py": (("numpy", "gymnasium"), "rl"),
     "envs/seat.py": (("numpy", "gymnasium"), "rl"),
     "envs/aec.py": (("numpy", "gymnasium", "pettingzoo"), "rl"),
     "envs/openspiel.py": (("numpy", "pyspiel"), "openspiel"),

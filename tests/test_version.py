@@ -53,3 +53,9 @@ def test_the_installed_distribution_has_it() -> None:
     assert installed.version == jass.__version__
     assert installed.metadata["Name"] == DISTRIBUTION
     assert any(e.name == "jass" and e.group == "console_scripts" for e in installed.entry_points)
+
+
+def test_the_readme_names_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"Version {jass.__version__};" in readme
+    assert "pip install python-jass\n" in readme
