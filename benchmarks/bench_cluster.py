@@ -5,7 +5,7 @@ on a ``ProcessPoolExecutor``, on a Dask ``LocalCluster`` and on a local Ray, eac
 ``--workers`` worker processes, and prints deals per second. Every parallel result is
 checked against the serial one. Starting a cluster is timed apart from the match, after a
 small warm-up match that makes every worker import jass. Needs ``pip install
-'jass[cluster]'``; an engine that is not installed is left out of the table.
+'python-jass[cluster]'``; an engine that is not installed is left out of the table.
 """
 
 from __future__ import annotations

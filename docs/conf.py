@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.errors import ExtensionError
+from sphinx.transforms import SphinxTransform
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent / "src"))
@@ -85,10 +87,6 @@ doctest_test_doctest_blocks = ""
 doctest_default_flags = (
     doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
 )
-doctest_global_setup = """
-import jass
-from jass import Card, CardSet, Contract, Rank, Seat, Suit, Team, rules
-"""
 
 # -- HTML --------------------------------------------------------------------------------
 
@@ -107,7 +105,7 @@ html_static_path: list[str] = []
 # entry below; every value named here is checked by building a RuleSet with it; every
 # source tag used must be in SOURCES and every entry of SOURCES must be used. Any mismatch
 # stops the build (also without -W), so the tables cannot drift from jass.RuleSet and
-# jass.rules.PRESETS. The sources are copied from RULES.md §11, §12 and §15 (and the sections
+# jass.rules.PRESETS. The sources are copied from rule book §11, §12 and §15 (and the sections
 # those tables point to): update them together.
 
 GENERATED = DOCS / "_generated"
@@ -115,7 +113,7 @@ GENERATED = DOCS / "_generated"
 
 @dataclass(frozen=True)
 class Choice:
-    """One documented value of an option, with the sources that back it (RULES.md §11)."""
+    """One documented value of an option, with the sources that back it (rule book §11)."""
 
     value: Any
     sources: str = ""
@@ -134,7 +132,7 @@ class OptionDoc:
 
 @dataclass(frozen=True)
 class PresetDoc:
-    """A player-facing line for a preset and the rule system it reproduces (RULES.md §12)."""
+    """A player-facing line for a preset and the rule system it reproduces (rule book §12)."""
 
     description: str
     sources: str
@@ -143,7 +141,7 @@ class PresetDoc:
 _SIX = "all six contracts"
 _FOUR_TRUMPS = frozenset(Contract.trump(suit) for suit in jass.Suit)
 
-#: Every RuleSet option, in the order of RULES.md §11.
+#: Every RuleSet option, in the order of rule book §11.
 OPTIONS: dict[str, OptionDoc] = {
     "suit_pairing": OptionDoc(
         "Which Swiss suit names stand for ♠ ♥ ♦ ♣; display only (pass it to "
@@ -351,7 +349,7 @@ OPTIONS: dict[str, OptionDoc] = {
     ),
 }
 
-#: Every preset of jass.rules.PRESETS (RULES.md §12).
+#: Every preset of jass.rules.PRESETS (rule book §12).
 PRESETS_DOC: dict[str, PresetDoc] = {
     "SCHIEBER": PresetDoc(
         "The library default and ``RuleSet()``: the Swisslos rules to 2500, black suits "
@@ -384,7 +382,7 @@ PRESETS_DOC: dict[str, PresetDoc] = {
     ),
 }
 
-#: The source tags used above, as RULES.md §15 lists them.
+#: The source tags used above, as rule book §15 lists them.
 SOURCES: dict[str, str] = {
     "S0": "Seed document 000, “Jass (Schieber) – Full rules”, with its list of variants.",
     "S1": "Seed document 001, “Swiss Jass – a simple introduction”, a blog following the "
@@ -438,7 +436,7 @@ def _sources(text: str) -> str:
     return text.replace("*", r"\*").replace("][", "] [")
 
 
-# An option that only refines another one is checked with that one set (RULES.md R7.3).
+# An option that only refines another one is checked with that one set (rule book R7.3).
 _PREREQUISITES: dict[str, dict[str, Any]] = {"small_weis_split_long_runs": {"small_weis": True}}
 
 
@@ -830,6 +828,69 @@ def _check_rule_labels(_app: Any, env: Any) -> None:
         )
 
 
+# -- Links to the rule book --------------------------------------------------------------
+#
+# The pages and the docstrings cite rules in plain text ("rule book R5.5", "§7"). Each such
+# number becomes a link to its section of the rule book, as ``:ref:`R5.5 <R5.5>``` would
+# write it, so a reader can follow every citation. Code, literals, headings, existing links
+# and the rule book's own pages are left alone.
+
+_CITATION = re.compile(r"(?<![\w.])(R\d+\.\d+[a-z]?|§\s?\d+)(?![\w.]*\w)")
+_NOT_PROSE = (
+    nodes.FixedTextElement, nodes.literal, nodes.reference, nodes.title, nodes.raw,
+    nodes.comment, nodes.target, addnodes.pending_xref, addnodes.desc_signature,
+)
+
+
+def rule_label(number: str) -> str:
+    """The rule book's label of a cited rule or chapter: ``r5.5``, ``rulebook-s7``."""
+    if number.startswith("§"):
+        return f"rulebook-s{number[1:].strip()}"
+    return number.lower()
+
+
+class LinkRuleCitations(SphinxTransform):
+    """Turn every plain-text rule number that has a section in the rule book into a link."""
+
+    default_priority = 500
+
+    def apply(self, **_kwargs: Any) -> None:
+        """Replace the citations in the text nodes of one document."""
+        if self.env.docname == "rulebook":
+            return
+        labels = rulebook_labels(RULEBOOK.read_text(encoding="utf-8"))
+        for text in list(self.document.findall(nodes.Text)):
+            parent = text.parent
+            if parent is None or any(isinstance(n, _NOT_PROSE) for n in _ancestors(text)):
+                continue
+            source = str(text)
+            pieces: list[nodes.Node] = []
+            end = 0
+            for match in _CITATION.finditer(source):
+                number = match.group(1).replace("§ ", "§")
+                if number not in labels:
+                    continue
+                pieces.append(nodes.Text(source[end : match.start()]))
+                link = addnodes.pending_xref(
+                    "", refdomain="std", reftype="ref", reftarget=rule_label(number),
+                    refexplicit=True, refwarn=True,
+                )
+                link += nodes.inline(match.group(1), match.group(1))
+                pieces.append(link)
+                end = match.end()
+            if pieces:
+                pieces.append(nodes.Text(source[end:]))
+                parent.replace(text, pieces)
+
+
+def _ancestors(node: nodes.Node) -> list[nodes.Node]:
+    found = []
+    while node.parent is not None:
+        node = node.parent
+        found.append(node)
+    return found
+
+
 # Napoleon reads the first line of a property's docstring as "type: description", but the
 # properties of jass start with a plain sentence ("The one-letter French name: ``S``, ...")
 # and show their type in the signature. Keep their docstrings as written.
@@ -892,6 +953,7 @@ def _hide_internal_signature(*args: Any) -> tuple[str, None] | None:
 
 
 def setup(app: Any) -> dict[str, Any]:
+    app.add_transform(LinkRuleCitations)
     app.connect("builder-inited", generate_tables)
     app.connect("builder-inited", generate_pictures)
     app.connect("builder-inited", check_rulebook)

@@ -13,7 +13,7 @@ the policy on the same 200 fixed deals before and after training: sampling its a
     python examples/rl_selfplay.py                 # a smoke run of about 10 s (CI runs this)
     python examples/rl_selfplay.py --budget 120    # the real learning curve: two minutes
 
-Needs the ``rl`` extra: ``pip install 'jass[rl]'``.
+Needs the ``rl`` extra: ``pip install 'python-jass[rl]'``.
 """
 
 from __future__ import annotations

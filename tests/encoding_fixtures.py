@@ -18,6 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
 from jass import Contract, Game, Phase, Seat, Thank, find_weis, rules
 from jass.envs.encoding import ENCODING, FIELDS, OBSERVATION_SIZE, encode
 from jass.records import record

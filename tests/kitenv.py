@@ -154,7 +154,7 @@ def build_wheel(python: Path, dest: Path) -> Path:
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dest), str(ROOT)],
         300,
     )
-    wheels = sorted(dest.glob("jass-*.whl"))
+    wheels = sorted(dest.glob("python_jass-*.whl"))
     if done.returncode != 0 or len(wheels) != 1:
         raise KitEnvError(f"building our wheel failed: {done.stderr.strip()[-500:]}")
     with zipfile.ZipFile(wheels[0]) as wheel:

@@ -65,6 +65,7 @@ def test_a_good_budget_still_solves() -> None:
     assert found.points == 20  # AS and KS take 11 + 4, and the last trick's 5
 
 
+@pytest.mark.slow
 def test_simulate_with_no_samples_says_why_instead_of_an_infinite_interval() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "jass", "simulate", "--team-a", "montecarlo", "--samples", "0",

@@ -78,6 +78,7 @@ def test_rules_lists_presets_and_options(capsys: pytest.CaptureFixture[str]) -> 
     assert "unknown rule set 'bridge'" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_python_dash_m_jass_runs_the_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "jass", "--seed", "1", "--swiss"],
@@ -178,6 +179,7 @@ def _replayed_by(game: Game, make: Callable[[int], Bot], seats: Sequence[int]) -
     assert decided > 0
 
 
+@pytest.mark.slow
 def test_play_has_monte_carlo_partner_and_opponents_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -19,6 +19,7 @@ def run(*arguments: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_replaying_a_file_that_is_not_utf8_says_so(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     record.write_bytes(b'{"format": "jass-record", "seed": \xff\xfe}')
@@ -28,6 +29,7 @@ def test_replaying_a_file_that_is_not_utf8_says_so(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -47,6 +49,7 @@ def test_bad_numbers_are_refused_with_the_option_named(arguments: list[str], mes
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_reader_that_leaves_early_ends_the_output_quietly() -> None:
     # `jass rules | head -1`: the pipe closes before jass writes.
     process = subprocess.Popen(
@@ -62,6 +65,7 @@ def test_a_reader_that_leaves_early_ends_the_output_quietly() -> None:
     assert errors == ""
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_a_prompt_ends_the_game_quietly() -> None:
     process = subprocess.Popen(
         [*JASS, "play", "--bots", "rule", "--seed", "1"],

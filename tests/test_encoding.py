@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -210,6 +212,7 @@ def mask_of(cards: jass.CardSet) -> list[int]:
     return [int(card in cards) for card in range(36)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["SCHIEBER", "TRADITIONAL", "MANUAL_WEIS"])
 def test_card_fields_say_what_the_view_says(name: str) -> None:
     for game in states(RULESETS[name], 5):
@@ -266,6 +269,7 @@ def assert_encoder_matches(encoder: Encoder, game: Game) -> None:
             pytest.fail(f"seat {seat} of {game!r}: fields {wrong} differ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULESETS))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_encoder_equals_encode_at_every_step(name: str, seed: int) -> None:
@@ -459,7 +463,7 @@ def test_without_numpy_the_error_says_what_to_install() -> None:
         "    print(exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'jass[rl]'" in out.stdout
+    assert "pip install 'python-jass[rl]'" in out.stdout
 
 
 def test_the_module_names() -> None:

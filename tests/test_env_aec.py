@@ -9,8 +9,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
+pytest.importorskip("gymnasium", reason="needs the rl extra")
+pytest.importorskip("pettingzoo", reason="needs the rl extra")
+import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 import jass
@@ -125,6 +129,7 @@ def play_episode(
     return totals, steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS, ids=ids)
 def test_every_episode_ends_zero_sum_with_the_game_legal_actions_as_mask(
     options: dict[str, Any],

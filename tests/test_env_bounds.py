@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+pytest.importorskip("numpy", reason="needs the rl extra")
 from jass import CardSet, Game, RuleSet, find_weis, rules
 from jass.envs._bounds import max_hand_total, max_weis_points
 from tests.helpers import play_random

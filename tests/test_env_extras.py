@@ -13,6 +13,7 @@ import textwrap
 
 import pytest
 
+pytest.importorskip("numpy", reason="needs the rl extra")
 import jass.envs
 
 
@@ -58,12 +59,13 @@ print(json.dumps(out))
     )
     assert result["encode"] == "ndarray"
     assert not result["spiel"].startswith("missing")
-    assert "pip install 'jass[rl]'" in result["raw_env"]
+    assert "pip install 'python-jass[rl]'" in result["raw_env"]
     assert "PettingZoo" in result["raw_env"]
-    assert "pip install 'jass[rl]'" in result["SeatEnv"]
+    assert "pip install 'python-jass[rl]'" in result["SeatEnv"]
     assert "Gymnasium" in result["SeatEnv"]
 
 
+@pytest.mark.slow
 def test_without_pettingzoo_the_seat_environment_still_works() -> None:
     result = _run(
         ["pettingzoo"],
@@ -77,7 +79,7 @@ print(json.dumps(out))
     )
     assert result["make"] == "SeatEnv"
     assert result["aec_env"].startswith("missing: ")
-    assert "pip install 'jass[rl]'" in result["aec_env"]
+    assert "pip install 'python-jass[rl]'" in result["aec_env"]
 
 
 def test_without_numpy_the_package_names_the_extras() -> None:
@@ -94,7 +96,7 @@ print(json.dumps(out))
     )
     assert result["core"] == "Game"
     assert "NumPy" in result["envs"]
-    assert "pip install 'jass[rl]'" in result["envs"]
+    assert "pip install 'python-jass[rl]'" in result["envs"]
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

@@ -17,8 +17,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the openspiel extra")
+import numpy as np
 
 from jass import Phase, rules
 from jass.engine.actions import NUM_ACTIONS, Thank
@@ -64,6 +66,7 @@ def decision_states(game: Any, rng: random.Random, count: int) -> list[Any]:
 # --- OpenSpiel's own test ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "sims"), [("SCHIEBER", 20), ("TRADITIONAL", 10)])
 def test_random_sim_test_one_hand(preset: str, sims: int) -> None:
     started = time.perf_counter()
@@ -71,6 +74,7 @@ def test_random_sim_test_one_hand(preset: str, sims: int) -> None:
     print(f"random_sim_test {preset}: {sims} hands in {time.perf_counter() - started:.1f} s")
 
 
+@pytest.mark.slow
 def test_random_sim_test_whole_game() -> None:
     game = load(ruleset="TOURNAMENT_12", episode="game")
     started = time.perf_counter()

@@ -7,9 +7,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
+pytest.importorskip("gymnasium", reason="needs the rl extra")
 import gymnasium
 import numpy as np
-import pytest
 from gymnasium.utils.env_checker import check_env
 
 import jass

@@ -30,7 +30,9 @@ def test_example_runs(name: str) -> None:
     assert done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_rl_selfplay_smoke() -> None:
+    pytest.importorskip("numpy", reason="the example needs the rl extra")
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / "rl_selfplay.py"), "--budget", "0.5", "--eval", "3"],
         capture_output=True,

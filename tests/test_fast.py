@@ -169,6 +169,7 @@ rulesets = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1000)
 @given(
     ruleset=rulesets,
@@ -374,6 +375,7 @@ def credited(game: Game) -> tuple[tuple[int, int], tuple[int, int]]:
     return points, score.tricks
 
 
+@pytest.mark.slow
 @settings(max_examples=600)
 @given(
     ruleset=rulesets,

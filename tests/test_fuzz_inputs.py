@@ -277,6 +277,7 @@ def valid_view(view: object, *, undertrumps: bool = False) -> None:
 # --- every loader, on mutated real records ----------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(MUTANTS, max_examples=1000)
 @given(data=st.data())
 def test_mutated_records_load_or_raise_a_jass_error(data: st.DataObject) -> None:
@@ -286,6 +287,7 @@ def test_mutated_records_load_or_raise_a_jass_error(data: st.DataObject) -> None
     check(lambda: loads(text), valid_game)
 
 
+@pytest.mark.slow
 @MUTANTS
 @given(data=st.data())
 def test_mutated_jasskit_hands_load_or_raise_a_jass_error(data: st.DataObject) -> None:
@@ -294,6 +296,7 @@ def test_mutated_jasskit_hands_load_or_raise_a_jass_error(data: st.DataObject) -
     check(lambda: from_jasskit(mutant, rules.JASSKIT, kit_undertrumps=True), valid_kit_game)
 
 
+@pytest.mark.slow
 @MUTANTS
 @given(data=st.data())
 def test_mutated_jasskit_observations_load_or_raise_a_jass_error(data: st.DataObject) -> None:
@@ -407,6 +410,7 @@ card_like = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(deadline=FAST, max_examples=600)
 @given(value=st.one_of(st.text(max_size=30), card_like, values))
 def test_parsers_take_any_text_or_value(value: Json) -> None:
@@ -417,6 +421,7 @@ def test_parsers_take_any_text_or_value(value: Json) -> None:
 option_names = st.one_of(st.sampled_from(RuleSet.option_names()), st.text(max_size=12))
 
 
+@pytest.mark.slow
 @settings(deadline=FAST, max_examples=500)
 @given(changes=st.dictionaries(option_names, values, min_size=1, max_size=3))
 def test_ruleset_evolve_takes_any_option_and_value(changes: dict[str, Json]) -> None:

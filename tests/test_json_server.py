@@ -349,6 +349,7 @@ MANUAL = rules.SCHIEBER.evolve(weis_declaration="MANUAL")
 MANUAL_1000 = rules.SCHIEBER_1000.evolve(weis_declaration="MANUAL")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("seats", "ruleset", "seed"),
     [

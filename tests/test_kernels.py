@@ -74,6 +74,7 @@ def mask_of(cards: list[int]) -> int:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
@@ -155,6 +156,7 @@ def test_scoring_kernels_are_the_misere_swap_and_the_match_bonus(
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     deck=st.permutations(range(36)),
@@ -233,6 +235,7 @@ def run_tricks(
     return log, held, taken, tricks, last
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("contract", Contract.all(), ids=str)
 @pytest.mark.parametrize("ruleset", [rules.SCHIEBER, STRICT])
 def test_random_loop_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleSet) -> None:
@@ -334,6 +337,7 @@ def endgame(
 CARDS_LEFT = (4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12, 12, 13, 14)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("contract", Contract.all(), ids=str)
 @pytest.mark.parametrize("ruleset", VARIANTS)
 def test_solver_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleSet) -> None:

@@ -69,6 +69,7 @@ def assert_same_view(back: PlayerView, view: PlayerView) -> None:
 # --- round trips -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(
     seed=seeds,

@@ -477,6 +477,7 @@ def test_jass_serve_answers_and_stops_on_ctrl_c() -> None:
     assert "action_play_card" in stderr  # the request log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

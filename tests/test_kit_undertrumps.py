@@ -385,6 +385,7 @@ def assert_bots_answer(view: PlayerView) -> None:
 # --- the search itself -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_positions_are_the_shapes_they_are_named_for() -> None:
     position = find(main_case)
     card = position.card

@@ -536,6 +536,7 @@ def positions(draw: st.DrawFn) -> tuple[list[Card], list[Card], Contract, bool]:
     return hand, trick, contract, only_if_no_higher
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(positions())
 def test_legal_cards_matches_the_reference(
@@ -550,6 +551,7 @@ def test_legal_cards_matches_the_reference(
     assert got - CardSet(hand) == CardSet(0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(positions(), st.sampled_from(CARDS))
 def test_explain_illegal_matches_the_reference(

@@ -193,6 +193,7 @@ def library_divide(game: Game, depth: int) -> dict[str, int]:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("deal", "contract", "option", "depth"), CASES)
 def test_perft(deal: str, contract: str, option: str, depth: int) -> None:
     parsed = Contract.parse(contract)

@@ -95,6 +95,7 @@ def test_every_card_is_played_exactly_once_and_legal_moves_never_empty(
     assert sum(t.points for t in game.tricks) == 157
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(
     seed=seeds,

@@ -45,6 +45,7 @@ def server() -> Iterator[PlayerServer]:
 # --- against our own server --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 5])
 def test_a_remote_rule_bot_plays_exactly_as_a_local_one(server: PlayerServer, seed: int) -> None:
     # RuleBot reads only what its view shows, and takes no seed: over HTTP, from a view read
@@ -283,6 +284,7 @@ def test_the_factory_pickles() -> None:
     assert (back.url, back.timeout, back.fallback) == ("http://127.0.0.1:8888/rule", 2.5, RandomBot)
 
 
+@pytest.mark.slow
 def test_a_match_over_a_process_pool_gives_the_same_result(server: PlayerServer) -> None:
     remote = RemoteBot.factory(server.url + "/random")
     alone = play_match(remote, RuleBot, 4, ruleset=rules.JASSKIT, seed=9, chunk_size=1)

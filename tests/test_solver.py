@@ -275,6 +275,7 @@ def brute_force_problems(game: Game, oracle: BruteForce) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "contracts"), BRUTE_FORCE_CASES, ids=[v for v, _ in BRUTE_FORCE_CASES]
 )
@@ -685,6 +686,7 @@ def test_a_reused_solver_minimal_case() -> None:
     assert solver.solve(after, 3, [Card.parse("QD")], (2, 5)).difference == 24
 
 
+@pytest.mark.slow
 def test_a_reused_solver_answers_like_a_fresh_one_across_deals() -> None:
     """The tables are keyed by the cards left: when the same cards lie in other hands (another
     deal), a reused solver must not take the old values for them."""
@@ -712,6 +714,7 @@ def test_a_reused_solver_answers_like_a_fresh_one_across_deals() -> None:
     assert problems == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table_limit", [1, 10, 200])
 def test_a_small_table_limit_keeps_the_table_small_and_the_answers_exact(table_limit: int) -> None:
     """The memory cap: a full table starts over, which costs time but never changes a value."""
@@ -785,6 +788,7 @@ def refuse_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return tried
 
 
+@pytest.mark.slow
 def test_where_no_thread_starts_deep_solves_run_on_the_calling_thread(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -815,6 +819,7 @@ def test_where_no_thread_starts_deep_solves_run_on_the_calling_thread(
         assert solution.best in game.legal_moves()
 
 
+@pytest.mark.slow
 def test_on_a_platform_without_threads_no_thread_is_tried(monkeypatch: pytest.MonkeyPatch) -> None:
     game = endgame(7102, HEARTS, VARIANTS["SAME_AS_MATCH"], 24)
     threaded = solve(game)
@@ -824,6 +829,7 @@ def test_on_a_platform_without_threads_no_thread_is_tried(monkeypatch: pytest.Mo
     assert tried == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("platform", ["emscripten", "wasi"])
 def test_pyodide_and_wasi_are_known_to_have_no_threads(platform: str) -> None:
     """Under Pyodide ``sys.platform`` is "emscripten" (and "wasi" under WASI): the solver

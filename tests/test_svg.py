@@ -183,6 +183,7 @@ def test_tables_of_random_states_show_exactly_the_state(
     check_table(game, viewer, open_cards=open_cards, last_trick=last_trick, swiss=swiss)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "ruleset", RULESETS, ids=lambda r: str(sorted(r.changes_from(rules.SCHIEBER)))
 )

@@ -80,6 +80,7 @@ def _play(terminal: Terminal) -> tuple[str, str, str]:
     return choose, card, terminal.seen
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_a_terminal_shows_suits_in_colour() -> None:
     choose, card, seen = _play(Terminal("play", "--seed", SEED))
@@ -90,6 +91,7 @@ def test_a_terminal_shows_suits_in_colour() -> None:
     assert "Traceback" not in seen
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_no_color_turns_colour_off_and_never_beats_the_terminal() -> None:
     for terminal in (
@@ -119,6 +121,7 @@ def _hand_block(screen: str) -> list[tuple[str, str]]:
     return re.findall(r"\[(\d+)\] (\S+)", "\n".join(suits))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX only")
 def test_a_whole_hand_as_a_person_plays_it(tmp_path: Path) -> None:
     """Shove, a Weis declared by hand, every kind of bad answer, a thank, a full hand, a save."""

@@ -174,6 +174,7 @@ def tricks(draw: st.DrawFn) -> tuple[list[Card], Contract]:
     return deck[:size], draw(st.sampled_from(Contract.standard()))
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(tricks())
 def test_trick_winner_matches_the_reference(case: tuple[list[Card], Contract]) -> None:
@@ -254,6 +255,7 @@ def test_last_trick_adds_five(trick: str, contract: str) -> None:
     assert jass.trick_points(played, Contract.parse(contract), SCHIEBER, last=True) == plain + 5
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(tricks(), st.booleans(), st.booleans())
 def test_trick_points_match_the_reference(

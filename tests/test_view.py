@@ -52,6 +52,7 @@ def replay_with(game: Game, dealt: tuple[CardSet, CardSet, CardSet, CardSet]) ->
     return other
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(
     seed=seeds,
@@ -230,6 +231,7 @@ def enumerate_consistent(game: Game, seat: Seat) -> Counter[tuple[int, ...]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "cards"), [(3, 24), (8, 25), (21, 26)])
 def test_sampled_deals_are_uniform_among_the_consistent_deals(seed: int, cards: int) -> None:
     rng = random.Random(seed)
@@ -281,6 +283,7 @@ def test_rare_declared_weis_fall_back_to_the_best_draw() -> None:
     assert sampler.fallbacks <= 3
 
 
+@pytest.mark.slow
 def test_manual_declarations_keep_the_weis_winner_in_every_sample() -> None:
     # Seat 0 shows four Aces (100) and wins; seat 1 declared 100 too. Under MANUAL, seat 1
     # may hold other Weis, but never only a 100-point sequence, which would have won.

@@ -2,7 +2,7 @@
 
     python compare.py --wheel-dir DIST --python VENV/bin/python [--node-modules DIR]
 
-DIST holds the built ``jass-*.whl``; VENV is an environment where that wheel is installed
+DIST holds the built ``python_jass-*.whl``; VENV is an environment where that wheel is installed
 (CI's package step makes one). The script:
 
 1. downloads the wheels of attrs and typing-extensions, at the versions installed in VENV, so
@@ -46,7 +46,7 @@ def run(command: list[str], *, cwd: Path | None = None) -> tuple[str, float]:
 
 def collect_wheels(wheel_dir: Path, python: str, dest: Path) -> list[str]:
     """Copy the jass wheel to ``dest`` and download its dependencies' wheels next to it."""
-    found = sorted(wheel_dir.glob("jass-*.whl"))
+    found = sorted(wheel_dir.glob("python_jass-*.whl"))
     if len(found) != 1:
         sys.exit(f"expected one jass wheel in {wheel_dir}, found {[p.name for p in found]}")
     shutil.copy(found[0], dest)
@@ -110,7 +110,7 @@ def summary(results: dict[str, Any]) -> list[str]:
 def main() -> int:
     """Run both sides and compare; 0 when they agree and nothing went to the network."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wheel-dir", type=Path, required=True, help="holds jass-*.whl")
+    parser.add_argument("--wheel-dir", type=Path, required=True, help="holds python_jass-*.whl")
     parser.add_argument("--python", required=True, help="a Python with that wheel installed")
     parser.add_argument("--node-modules", type=Path, default=HERE / "node_modules")
     parser.add_argument("--node", default="node")

@@ -1,7 +1,7 @@
 """Build the browser example into a static folder that any web server can serve.
 
     python examples/browser/build.py            # then:
-    python -m http.server -d examples/browser/site
+    python -m http.server --bind 127.0.0.1 -d examples/browser/site
 
 Run it with the Python of an environment where jass is installed (``pip install -e .``). It
 
@@ -64,7 +64,7 @@ def jass_wheel(given: Path | None, dest: Path) -> Path:
         pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps"]
         run([*pip, "--wheel-dir", str(dest), str(ROOT)])
         given = dest
-    found = sorted(given.glob("jass-*.whl")) if given.is_dir() else [given]
+    found = sorted(given.glob("python_jass-*.whl")) if given.is_dir() else [given]
     if len(found) != 1 or not found[0].name.endswith("-py3-none-any.whl"):
         sys.exit(f"expected one pure-Python jass wheel in {given}, found {found}")
     return found[0]
@@ -83,7 +83,7 @@ def dependency_wheels(dest: Path) -> list[Path]:
     pins = [f"{name}=={installed(name)}" if installed(name) else name for name in DEPENDENCIES]
     pip = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--no-deps"]
     run([*pip, "--dest", str(dest), *pins])
-    wheels = sorted(p for p in dest.glob("*.whl") if not p.name.startswith("jass-"))
+    wheels = sorted(p for p in dest.glob("*.whl") if not p.name.startswith("python_jass-"))
     if len(wheels) != len(DEPENDENCIES):
         sys.exit(f"expected wheels of {DEPENDENCIES} in {dest}, found {wheels}")
     return wheels
@@ -159,7 +159,7 @@ def main() -> None:
     seconds = time.perf_counter() - started
     megabytes = size_of(out) / 1e6
     print(f"built {out} ({megabytes:.1f} MB, Pyodide {version}) in {seconds:.1f} s")
-    print(f"serve it: python -m http.server -d {out}")
+    print(f"serve it: python -m http.server --bind 127.0.0.1 -d {out}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 Dask has one (``distributed.Client.get_executor()``); Ray has none, so this module gives
 :class:`RayExecutor`. Ray is imported only when a :class:`RayExecutor` is made, and a missing
 Ray raises :class:`~jass.errors.MissingDependencyError`; install it with
-``pip install 'jass[cluster]'`` (or ``pip install ray``).
+``pip install 'python-jass[cluster]'`` (or ``pip install ray``).
 
 >>> from concurrent.futures import Executor
 >>> issubclass(RayExecutor, Executor)
@@ -32,7 +32,7 @@ def _import_ray() -> ModuleType:
         import ray  # noqa: PLC0415  (heavy and optional: only when asked for)
     except ImportError as error:
         raise MissingDependencyError(
-            "RayExecutor needs Ray, which is not installed: pip install 'jass[cluster]'"
+            "RayExecutor needs Ray, which is not installed: pip install 'python-jass[cluster]'"
             " (or pip install ray)"
         ) from error
     return ray

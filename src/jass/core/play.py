@@ -116,7 +116,7 @@ def trick_winner(trick: Sequence[int], contract: Contract) -> int:
     computation of a trick's winner calls it (the copies inlined in the search loops of
     :mod:`jass.search.fast` and :mod:`jass.solver` are tested against it).
 
-    >>> from jass import Contract, Suit
+    >>> from jass import Card, Contract, Suit, trick_winner
     >>> cards = [Card.parse(c) for c in ("7D", "6C", "AC", "KD")]
     >>> trick_winner(cards, Contract.trump(Suit.CLUBS)), trick_winner(cards, Contract.UNDENUFE)
     (2, 0)

@@ -8,8 +8,8 @@
   (:mod:`jass.envs.seat`); it needs Gymnasium.
 - :mod:`jass.envs.openspiel`: the OpenSpiel game; it needs OpenSpiel and NumPy only.
 
-``pip install 'jass[rl]'`` brings NumPy, Gymnasium and PettingZoo, and
-``pip install 'jass[openspiel]'`` brings OpenSpiel and NumPy. The environments are imported
+``pip install 'python-jass[rl]'`` brings NumPy, Gymnasium and PettingZoo, and
+``pip install 'python-jass[openspiel]'`` brings OpenSpiel and NumPy. The environments are imported
 on first use, so each needs only its own ecosystem: without it, using it raises
 :class:`~jass.errors.MissingDependencyError` naming the extra. ``import jass`` never imports
 this package. Where Gymnasium is installed, importing this package registers
@@ -38,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - the test environment has NumPy
 
     raise MissingDependencyError(
         f"jass.envs needs NumPy, which is not installed ({exc}): "
-        "pip install 'jass[rl]' (or 'jass[openspiel]')"
+        "pip install 'python-jass[rl]' (or 'python-jass[openspiel]')"
     ) from None
 
 from jass.envs.encoding import ENCODING, FIELDS, OBSERVATION_SIZE, Encoder, action_mask, encode

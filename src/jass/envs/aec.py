@@ -42,7 +42,7 @@ try:
 except ImportError as exc:  # tests/test_env_extras.py hides them
     raise MissingDependencyError(
         f"jass.envs.raw_env and aec_env need PettingZoo and Gymnasium ({exc}): "
-        "pip install 'jass[rl]'"
+        "pip install 'python-jass[rl]'"
     ) from None
 
 from jass.core.cards import CARDS

@@ -66,7 +66,7 @@ try:
 except ImportError as exc:
     raise MissingDependencyError(
         f"jass.envs.openspiel needs OpenSpiel, which is not installed ({exc}): "
-        "pip install 'jass[openspiel]' (OpenSpiel 2 has wheels for Python 3.11 and later)"
+        "pip install 'python-jass[openspiel]' (OpenSpiel 2 has wheels for Python 3.11 and later)"
     ) from None
 
 from jass.core.cards import Card

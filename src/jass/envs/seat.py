@@ -56,7 +56,8 @@ try:
     from gymnasium import spaces
 except ImportError as exc:  # tests/test_env_extras.py hides it
     raise MissingDependencyError(
-        f"jass.envs.SeatEnv needs Gymnasium, which is not installed ({exc}): pip install 'jass[rl]'"
+        f"jass.envs.SeatEnv needs Gymnasium, which is not installed ({exc}): "
+        "pip install 'python-jass[rl]'"
     ) from None
 
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
