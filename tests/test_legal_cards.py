@@ -1,6 +1,6 @@
 """Legal cards: rule book §5 (R5.1-R5.5), ``undertrump_only_trumps`` and ``explain_illegal``.
 
-Every case is written out by hand from RULES.md, and a slow reference implementation of the
+Every case is written out by hand from the rule book, and a slow reference implementation of the
 normative algorithm R5.5 (written here from ``Card.suit`` / ``Card.rank`` and rank-order lists,
 not from the library's precomputed tables) is compared with :func:`jass.legal_cards` on random
 positions, and with the state machine on random hands played to the end.
@@ -114,7 +114,7 @@ def ref_reason(
 
 
 def test_reference_reproduces_the_library_docstring_examples() -> None:
-    # A sanity check of the reference itself on cases worked out in RULES.md.
+    # A sanity check of the reference itself on cases worked out in the rule book.
     assert ref_legal(cards("7S KH 6D"), cards("AH 8S"), SPADES, False) == {Card.parse("KH")}
     assert ref_legal(cards("KC JC 8D"), cards("7D 6C AC"), CLUBS, False) == set(cards("JC 8D"))
     assert ref_legal(cards("KH 9H"), cards("7S AH"), HEARTS, True) == {Card.parse("9H")}

@@ -1,6 +1,6 @@
 """RuleSet options (rule book §11), presets (§12) and multiplier tables (R8.5).
 
-Every expected name, default and value below is written out by hand from RULES.md.
+Every expected name, default and value below is written out by hand from the rule book.
 """
 
 from __future__ import annotations

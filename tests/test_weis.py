@@ -1,6 +1,6 @@
 """Weis (melds): rule book §7 (R7.1-R7.13) and §11 options 13-18.
 
-Every expected value here is written by hand from RULES.md; none is computed by the library.
+Every expected value here is written by hand from the rule book; none is computed by the library.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The enums behind the disputed rules of rule book §11.
 
-Each member name is the value written in RULES.md, so ``UndertrumpRule.ONLY_IF_NO_HIGHER``
+Each member name is the value written in the rule book, so ``UndertrumpRule.ONLY_IF_NO_HIGHER``
 reads exactly as the rules document states it.
 
 >>> Multipliers.SWISSLOS_2500.value
