@@ -8,6 +8,7 @@ import re
 import select
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +34,7 @@ class Terminal:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "jass", *arguments],
             stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+            cwd=tempfile.mkdtemp(prefix="jass-pty-"),  # a save under a bare name lands there
         )  # fmt: skip
         os.close(slave)
         self.master = master
