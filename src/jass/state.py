@@ -33,7 +33,7 @@ from jass.cards import Card, CardSet, as_card
 from jass.contracts import Contract
 from jass.crediting import STOECK_POINTS, Event, Ledger, add_to
 from jass.dealing import DealtHands, check_deal, next_dealer, seeded_deal
-from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
+from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError, describe
 from jass.hand import (
     NO_CREDITS,
     GameFacts,
@@ -173,7 +173,7 @@ class Game:
         jass.errors.InvalidInputError: scores (2600, 0): team 0 is already at the target 2500, ...
         """
         if not isinstance(ruleset, RuleSet):
-            raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+            raise InvalidInputError(f"ruleset must be a RuleSet, got {describe(ruleset)}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int):
