@@ -555,7 +555,7 @@ def test_bad_input_gets_an_error_and_hurts_nobody() -> None:
     run(main)
 
 
-# --- seat hopping and bad text (issue 23, items 6 and 7) --------------------------------------------
+# --- seat hopping and bad text (issue 23, items 6 and 7) ---------------------------------------
 
 
 def test_a_bot_played_seat_cannot_be_joined_mid_hand_and_a_connection_keeps_its_seat() -> None:
