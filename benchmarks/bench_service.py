@@ -3,7 +3,8 @@
 Starts ``PlayerServer({"random": RandomBot})`` in a child process (so that the clients do not
 share its interpreter lock), then asks it ``POST /random/action_play_card`` from 1, 8 and 32
 client threads, each on its own kept-alive connection, and prints requests per second and the
-50th and 99th percentile latency per level. Finally it sends ``--rss-requests`` requests
+50th and 99th percentile latency per level, and the server's CPU time per request (steadier
+than the rates on a busy machine). Finally it sends ``--rss-requests`` requests
 (20,000 by default) and prints the server's resident memory before and after. Every answer is
 checked: a status other than 200, or a card the rules do not allow, counts as an error.
 
@@ -26,7 +27,7 @@ import jass
 from jass.records import to_jasskit_observation
 
 _SERVER = """
-import sys
+from jass.bots import RandomBot
 from jass.jasskit import PlayerServer
 server = PlayerServer({"random": RandomBot})
 print(server.url, flush=True)
@@ -50,6 +51,12 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return -1
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used, user and system (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def client(
@@ -112,10 +119,15 @@ def main() -> None:
         body = observation()
         level(host, int(port), body, 4, 200)  # warm-up
         print(f"jass {jass.__version__} at {jass.__file__}")
-        print(f"{'clients':>7}  {'req/s':>7}  {'p50 ms':>7}  {'p99 ms':>7}  errors")
+        print(
+            f"{'clients':>7}  {'req/s':>7}  {'p50 ms':>7}  {'p99 ms':>7}  {'CPU µs/req':>10}  errors"
+        )
         for clients in (1, 8, 32):
+            cpu = cpu_seconds(server.pid)
             rate, p50, p99, errors = level(host, int(port), body, clients, args.requests)
-            print(f"{clients:>7}  {rate:>7.0f}  {p50:>7.2f}  {p99:>7.2f}  {errors}")
+            per = (cpu_seconds(server.pid) - cpu) / args.requests * 1e6
+            row = f"{clients:>7}  {rate:>7.0f}  {p50:>7.2f}  {p99:>7.2f}"
+            print(f"{row}  {per:>10.0f}  {errors}")
         before = rss_kib(server.pid)
         rate, _, p99, errors = level(host, int(port), body, 8, args.rss_requests)
         after = rss_kib(server.pid)
