@@ -119,9 +119,8 @@ def main() -> None:
         body = observation()
         level(host, int(port), body, 4, 200)  # warm-up
         print(f"jass {jass.__version__} at {jass.__file__}")
-        print(
-            f"{'clients':>7}  {'req/s':>7}  {'p50 ms':>7}  {'p99 ms':>7}  {'CPU µs/req':>10}  errors"
-        )
+        heads = ("clients", "req/s", "p50 ms", "p99 ms")
+        print("  ".join(f"{head:>7}" for head in heads) + "  CPU µs/req  errors")
         for clients in (1, 8, 32):
             cpu = cpu_seconds(server.pid)
             rate, p50, p99, errors = level(host, int(port), body, clients, args.requests)
