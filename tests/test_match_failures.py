@@ -134,6 +134,15 @@ def test_replay_deal_raises_the_same_error_in_this_process() -> None:
     assert str(replayed.value) == str(in_match.value)
 
 
+def test_replay_deal_of_a_match_without_pairs_gives_its_error_too() -> None:
+    with pytest.raises(BotDecisionError) as in_match:
+        play_match(CheatBot, RuleBot, 6, seed=0, duplicate=False)
+    assert in_match.value.replay.endswith(f'{TRIGGER_DEAL}, seed=0, duplicate=False)"')
+    with pytest.raises(BotDecisionError) as replayed:
+        replay_deal(CheatBot, RuleBot, TRIGGER_DEAL, seed=0, duplicate=False)
+    assert str(replayed.value) == str(in_match.value)
+
+
 def test_a_bot_that_fails_in_a_worker_process_comes_back_named_with_its_cause() -> None:
     with ProcessPoolExecutor(max_workers=2) as pool, pytest.raises(BotDecisionError) as caught:
         play_match(RandomBot, CrashBot, 6, seed=0, chunk_size=2, executor=pool)

@@ -207,6 +207,8 @@ def replay_line(job: Job, index: int, swapped: bool) -> str:
     arguments = [*teams, str(index), f"seed={job.seed}"]
     if swapped:
         arguments.append("swapped=True")
+    if not job.duplicate:
+        arguments.append("duplicate=False")
     if job.mode != "hands":
         arguments.append(f"mode={job.mode!r}")
         if job.max_hands != 1000:

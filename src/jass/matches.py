@@ -562,14 +562,16 @@ def replay_deal(
     mode: Literal["hands", "games"] = "hands",
     ruleset: RuleSet = SCHIEBER,
     max_hands: int = 1000,
+    duplicate: bool = True,
 ) -> Game:
     """Play one play of a :func:`play_match` match again, in this process; the game it ends in.
 
     Deal ``index`` of the match with ``seed`` is played as the match played it: the same
     seeds, fresh bots, team A at seats 0 and 2, or at 1 and 3 when ``swapped`` (the second
-    play of a duplicate pair). A bot that failed in the match fails here the same way, with
-    the same :class:`~jass.errors.BotDecisionError`, where a debugger can stop in it: the
-    error of a match ends with the line that calls this.
+    play of a duplicate pair; ``duplicate=False`` for a match without pairs, which only
+    changes how the error names the play). A bot that failed in the match fails here the
+    same way, with the same :class:`~jass.errors.BotDecisionError`, where a debugger can
+    stop in it: the error of a match ends with the line that calls this.
 
     >>> from jass.bots import RandomBot, RuleBot
     >>> r = play_match(RuleBot, RandomBot, 3, seed=5)
@@ -583,5 +585,5 @@ def replay_deal(
         raise InvalidInputError(f"mode must be 'hands' or 'games', got {describe(mode)}")
     (a1, a2), _ = _team(team_a, "A")
     (b1, b2), _ = _team(team_b, "B")
-    job = Job(ruleset, (a1, a2, b1, b2), mode, duplicate=True, seed=seed, max_hands=max_hands)
+    job = Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
     return play_one(job, index, swapped=bool(swapped))[0]
