@@ -291,3 +291,23 @@ def test_the_limits_are_checked() -> None:
                    {"request_timeout": float("inf")}, {"request_timeout": "1"}):  # fmt: skip
         with pytest.raises(InvalidInputError, match=r"max_connections|request_timeout"):
             PlayerServer({"rule": RuleBot}, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [
+        b"GET /" + b"n" * 60000 + b" HTTP/1.1",
+        b"GET /rule/" + b"x" * 60000 + b" HTTP/1.1",
+        b"POST /" + b"p" * 60000 + b" HTTP/1.1",
+        b"POST /" + b"p" * 60000 + b"/action_trump HTTP/1.1",
+    ],
+    ids=["get-player", "get-route", "post-route", "post-player"],
+)
+def test_an_error_quoting_a_long_path_stays_short(
+    server: PlayerServer, request_line: bytes
+) -> None:
+    head = request_line + b"\r\nHost: x\r\nContent-Type: application/json\r\n"
+    reply = exchange(server, head + b"Content-Length: 2\r\n\r\n{}")
+    assert len(reply) < 600
+    status, _ = json_answer(reply) if b'"error"' in reply else (int(reply.split()[1]), "")
+    assert status in (400, 404)

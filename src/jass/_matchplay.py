@@ -77,7 +77,9 @@ def _bots(job: Job, index: int, *, swapped: bool) -> list[Bot]:
     for seat, factory in enumerate(order):
         bot = factory(derive("bot", job.seed, index, seat))
         if not isinstance(bot, Bot):
-            raise InvalidInputError(f"bot factory {factory!r} returned {bot!r}, not a Bot")
+            raise InvalidInputError(
+                f"bot factory {describe(factory, typed=False)} returned {describe(bot)}, not a Bot"
+            )
         bots.append(bot)
     return bots
 

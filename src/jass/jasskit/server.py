@@ -295,18 +295,21 @@ class PlayerServer:
             if len(parts) == 1 and parts[0] in self._players:
                 return 200, f"Player {parts[0]} here"
             if len(parts) == 1:
-                return 404, f"No such player {parts[0]}"
-            return 404, {"error": f"no route GET {path}: try GET /<player>"}
+                return 404, f"No such player {_cut(parts[0])}"
+            return 404, {"error": f"no route GET {_cut(path)}: try GET /<player>"}
         if method != "POST":
-            return 405, {"error": f"method {method} is not allowed"}
+            return 405, {"error": f"method {_cut(method)} is not allowed"}
         if len(parts) != 2 or parts[1] not in ROUTES:
             return 404, {
-                "error": f"no route POST {path}: the routes are /<player>/"
+                "error": f"no route POST {_cut(path)}: the routes are /<player>/"
                 + ", /<player>/".join(ROUTES)
             }
         name, route = parts
         if name not in self._players:
-            return 400, {"error": f"player {name!r} not found; this service has {self.names}"}
+            return 400, {
+                "error": f"player {describe(name, typed=False)} not found; "
+                f"this service has {self.names}"
+            }
         mime = content_type.split(";", 1)[0].strip().lower()
         if mime not in _JSON_TYPES and not mime.endswith("+json"):
             return 415, {
@@ -339,6 +342,11 @@ class PlayerServer:
         if not view.is_legal(action):  # a broken bot: say so rather than answer illegally
             return 500, {"error": f"player {name!r} chose {action!r}, which is not legal here"}
         return 200, write_answer(route, action)
+
+
+def _cut(text: str) -> str:
+    """A part of the request, for an answer: whole if short, else its start (paths are 64 KB)."""
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _always(bot: Bot) -> Callable[[int], Bot]:
