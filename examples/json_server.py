@@ -30,12 +30,20 @@ far, so that a client can tell old news from new.
 How it keeps cards secret (see "Embedding jass in an app" in the docs):
 
 - every state message is built from the recipient's :class:`jass.PlayerView`, nothing else;
-- each connection is bound to one seat, and a move is checked against that seat before the
-  engine sees it, so the engine never explains another seat's hand to anybody;
+- each connection is bound to one seat for good: it may leave and come back to that seat,
+  never take another; a seat played by a bot cannot be joined in the middle of a hand (its
+  hand would be shown at once), only between hands;
+- a move is checked against the connection's seat before the engine sees it, so the engine
+  never explains another seat's hand to anybody;
 - the engine's refusals are rewritten from their reason code, quoting only what the sender
   sent, and are sent to the sender only;
 - the record (every hand) and the seed (every deal) are sent only once the game is over;
 - and a last check refuses to send any card the recipient cannot see, in case of a bug.
+
+A connection here is anonymous: one person with two connections can still play two seats,
+joined between hands. A real app binds each seat to a signed-in user instead (see the docs).
+Requests whose strings are not valid Unicode (a lone surrogate such as ``"\ud800"``) are
+refused with ``BAD_TEXT``, and every message is encoded so that no text can fail to encode.
 """
 
 from __future__ import annotations
@@ -211,6 +219,21 @@ async def read_lines(reader: asyncio.StreamReader, limit: int) -> AsyncIterator[
             buffer.clear()
 
 
+def valid_text(value: object) -> bool:
+    """Whether every string in a JSON value (keys too) is valid Unicode: no lone surrogate."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(valid_text(key) and valid_text(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(valid_text(item) for item in value)
+    return True
+
+
 def parse_action(verb: str, value: object, view: PlayerView) -> Action:
     """The action a request names, read against the sender's own view only."""
     if verb == "play":
@@ -269,12 +292,15 @@ class Connection:
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self.writer = writer
         self.seat: Seat | None = None
+        self.home: Seat | None = None  # the one seat this connection may ever play
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue one message; drop a client that lets too much pile up unread."""
         if self.writer.is_closing():
             return
-        self.writer.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+        # backslashreplace: a lone surrogate becomes its JSON escape instead of an error.
+        data = json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
+        self.writer.write(data + b"\n")
         if self.writer.transport.get_write_buffer_size() > MAX_BACKLOG:
             self.writer.transport.abort()
 
@@ -387,6 +413,8 @@ class Table:
                 raise RefusedError("BAD_JSON", "a request is one JSON object on one line") from None
             if not isinstance(request, dict):
                 raise RefusedError("BAD_REQUEST", "a request is a JSON object")
+            if not valid_text(request):
+                raise RefusedError("BAD_TEXT", "text must be valid Unicode: no lone surrogate")
             request_id = request.pop("id", None)
             if (
                 isinstance(request_id, bool)
@@ -474,21 +502,40 @@ class Table:
         self.commit(after)
 
     def join(self, conn: Connection, value: object) -> Seat:
-        """Bind ``conn`` to the seat it asks for, or to a free one."""
+        """Bind ``conn`` to the seat it asks for, or to a free one.
+
+        A connection is bound to its first seat for good: it may come back to that seat
+        after leaving, never take another (it would read a second hand). A seat that a bot
+        plays may not be joined in the middle of a hand, whose cards it would show at once.
+        """
         if conn.seat is not None:
             raise RefusedError("ALREADY_SEATED", f"this connection plays seat {int(conn.seat)}")
         if value is None:
             free = [seat for seat in Seat if seat not in self.seated]
-            if not free:
+            if conn.home is not None:
+                seat = conn.home
+            elif not free:
                 raise RefusedError("TABLE_FULL", "every seat has a client")
-            seat = free[0]
+            else:
+                seat = free[0]
         elif isinstance(value, bool) or not isinstance(value, int) or value not in range(4):
             raise RefusedError("BAD_REQUEST", f"a seat is 0, 1, 2 or 3, got {quote(value)}")
         else:
             seat = Seat(value)
-            if seat in self.seated:
-                raise RefusedError("SEAT_TAKEN", f"seat {value} has a client")
-        conn.seat = seat
+        if conn.home is not None and seat != conn.home:
+            raise RefusedError(
+                "SEAT_BOUND",
+                f"this connection played seat {int(conn.home)}; it may come back to that seat only",
+            )
+        if seat in self.seated:
+            raise RefusedError("SEAT_TAKEN", f"seat {int(seat)} has a client")
+        if seat != conn.home and self.game.phase in (Phase.CHOOSE, Phase.PLAY):
+            raise RefusedError(
+                "MID_HAND",
+                f"seat {int(seat)} is in the middle of a hand, played by its bot: join it "
+                "between hands",
+            )
+        conn.seat = conn.home = seat
         self.seated[seat] = conn
         self.commit(self.game)  # everybody learns who plays where
         return seat

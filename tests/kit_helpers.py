@@ -115,7 +115,8 @@ def closed_port_url() -> str:
 
 class BrokenService:
     """A player service that answers every POST the same way: a fixed status and body, after a
-    delay; or, with ``garbage``, bytes that are not HTTP at all. Use it as a context manager.
+    delay (and with ``drip``, its body a byte at a time, ``drip`` seconds apart); or, with
+    ``garbage``, bytes that are not HTTP at all. Use it as a context manager.
 
     Attributes:
         url: its address, with the player name ``broken``.
@@ -129,6 +130,7 @@ class BrokenService:
         status: int = 200,
         delay: float = 0.0,
         garbage: bytes | None = None,
+        drip: float = 0.0,
     ) -> None:
         self.bodies: list[Any] = []
         service = self
@@ -148,7 +150,17 @@ class BrokenService:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body)
+                if not drip:
+                    self.wfile.write(body)
+                    return
+                self.wfile.flush()
+                for byte in body:  # one byte every ``drip`` seconds, until the client hangs up
+                    time.sleep(drip)
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
 
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 """Quiet."""

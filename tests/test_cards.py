@@ -458,7 +458,7 @@ def test_card_parse_reads_a_card_or_names_the_input(text: str, pairing: SuitPair
         assert isinstance(card, Card)
         assert Card.parse(card.swiss_name(pairing), pairing) == card
         return
-    assert repr(text) in message
+    assert describe(text, typed=False) in message  # quoted, and cut when long
 
 
 @given(any_text, st.one_of(st.none(), pairings))
@@ -473,7 +473,7 @@ def test_cardset_parse_reads_cards_or_names_the_input(
         assert isinstance(cards, CardSet)
         assert CardSet.parse(str(cards)) == cards
         return
-    assert repr(text) in message
+    assert describe(text, typed=False) in message  # quoted, and cut when long
 
 
 wrong_types = st.one_of(

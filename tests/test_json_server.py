@@ -312,12 +312,15 @@ def test_seats_are_claimed_given_and_given_back() -> None:
             assert (answer["type"], answer["code"]) == ("error", "ALREADY_SEATED")
             state = await clients[0].next_state(lambda s: s["phase"] == "CHOOSE")
             assert state["players"] == ["client"] * 4
-            # Seat 2 leaves: its bot takes over, and a newcomer may take the seat.
+            # Seat 2 leaves: its bot takes over. In the middle of the hand a newcomer may not
+            # take the seat (it would see the hand at once); the one who left may come back.
             assert (await clients[0].ask({"leave": True}))["type"] == "ok"
             state = await clients[1].next_state(lambda s: s["players"][2] == "bot")
             answer = await clients[0].ask({"play": "6S"})
             assert (answer["type"], answer["code"]) == ("error", "NOT_SEATED")
-            assert await clients[4].join() == 2
+            answer = await clients[4].ask({"join": None})
+            assert (answer["type"], answer["code"]) == ("error", "MID_HAND")
+            assert await clients[0].join() == 2
             for client in clients:
                 await client.close()
             for _ in range(200):  # the server notices the hang-ups soon
@@ -549,5 +552,94 @@ def test_bad_input_gets_an_error_and_hurts_nobody() -> None:
             assert not [m for m in good.received if m["type"] == "error"]
             for client in (good, bad, stranger):
                 await client.close()
+
+    run(main)
+
+
+# --- seat hopping and bad text (issue 23, items 6 and 7) ---------------------------------------
+
+
+def test_a_bot_played_seat_cannot_be_joined_mid_hand_and_a_connection_keeps_its_seat() -> None:
+    async def main() -> None:
+        table = server.Table(rules.SCHIEBER, seed=21, start_with=1, bot_delay=0.0)
+        async with server.serving(table) as port:
+            player, spy = await server.Client.connect(port), await server.Client.connect(port)
+            assert await player.join(0) == 0
+            state = await player.next_state(lambda s: s["phase"] in ("CHOOSE", "PLAY"))
+            hand_of_2 = str(table.game.hands[2])
+            # A newcomer may not take seat 2, which a bot plays, in the middle of the hand.
+            answer = await spy.ask({"join": 2})
+            assert (answer["type"], answer["code"]) == ("error", "MID_HAND")
+            answer = await spy.ask({"join": None})
+            assert (answer["type"], answer["code"]) == ("error", "MID_HAND")
+            # The seated player leaves, and may not sit at the partner's seat to read its hand.
+            assert (await player.ask({"leave": True}))["type"] == "ok"
+            answer = await player.ask({"join": 2})
+            assert (answer["type"], answer["code"]) == ("error", "SEAT_BOUND")
+            assert not any(
+                m["type"] == "state" and m["seat"] == 2 for m in player.received + spy.received
+            )
+            assert not cards(json.dumps(spy.received)) & cards(hand_of_2)
+            # It may come back to its own seat, at once.
+            assert await player.join(0) == 0
+            answer = await player.ask({"state": True})
+            assert (answer["type"], player.state["seat"]) == ("ok", 0)
+            assert state["hand_number"] == player.state["hand_number"]
+            for client in (player, spy):
+                await client.close()
+
+    run(main)
+
+
+def test_between_hands_a_free_seat_may_be_joined() -> None:
+    async def main() -> None:
+        table = server.Table(rules.SCHIEBER, seed=22, start_with=2)
+        async with server.serving(table) as port:
+            first, second = await server.Client.connect(port), await server.Client.connect(port)
+            assert await first.join(1) == 1
+            assert await second.join(3) == 3  # before the first deal: no hand to see
+            for client in (first, second):
+                await client.close()
+
+    run(main)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"play": "\\ud800"}\n',
+        b'{"choose": "\\udfff hearts"}\n',
+        b'{"id": "\\ud800", "state": true}\n',
+        b'{"\\ud800": 1}\n',
+        b'{"declare": ["\\udc00"]}\n',
+    ],
+)
+def test_a_lone_surrogate_gets_an_error_code_and_the_seat_is_kept(line: bytes) -> None:
+    async def main() -> None:
+        table = server.Table(rules.SCHIEBER, seed=23, start_with=1)
+        async with server.serving(table) as port:
+            client = await server.Client.connect(port)
+            assert await client.join(0) == 0
+            answer = await client.send_line(line)
+            assert (answer["type"], answer["code"], answer["id"]) == ("error", "BAD_TEXT", None)
+            assert table.seated[jass.Seat(0)] is not None  # still seated, not given to a bot
+            assert (await client.ask({"state": True}))["type"] == "ok"
+            await client.close()
+
+    run(main)
+
+
+def test_a_message_holding_a_lone_surrogate_is_still_sent_as_json() -> None:
+    async def main() -> None:
+        table = server.Table(rules.SCHIEBER, seed=24, start_with=1)
+        async with server.serving(table) as port:
+            client = await server.Client.connect(port)
+            assert await client.join(0) == 0
+            conn = table.seated[jass.Seat(0)]
+            conn.send({"type": "ok", "id": "\ud800", "step": 0})  # as a bug might
+            answer = await client.ask({"state": True})
+            assert answer["type"] == "ok"
+            assert any('"id": "\\ud800"' in line for line in client.lines)  # the JSON escape
+            await client.close()
 
     run(main)

@@ -348,3 +348,30 @@ def test_under_schieber_the_service_is_asked_for_the_cards(server: PlayerServer)
 def test_a_bot_class_as_fallback_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="fallback"):
         RemoteBot(closed_port_url(), timeout=5, fallback=RandomBot)  # type: ignore[arg-type]
+
+
+# --- hostile services --------------------------------------------------------------------------
+
+
+def test_a_deeply_nested_answer_is_a_remote_player_error_and_the_fallback_plays() -> None:
+    game = follow_suit_game()
+    with BrokenService(b"[" * 60_000) as broken:
+        with pytest.raises(RemotePlayerError, match="nested too deeply") as caught:
+            RemoteBot(broken.url, timeout=5).choose_action(game.view(Seat(1)))
+        assert len(str(caught.value)) < 600
+        saved = RemoteBot(broken.url, timeout=5, fallback=RandomBot(seed=1))
+        action = saved.choose_action(game.view(Seat(1)))
+    assert action in game.legal_actions()
+    assert saved.fallbacks == 1
+
+
+def test_the_timeout_bounds_the_whole_answer_not_each_read() -> None:
+    # Each byte comes well within the timeout, the answer as a whole would take 9 s.
+    game = follow_suit_game()
+    with BrokenService(b'{"card": "S6"}', drip=0.6) as broken:
+        started = time.perf_counter()
+        with pytest.raises(RemotePlayerError, match="did not answer within 1 s") as caught:
+            RemoteBot(broken.url, timeout=1.0).choose_action(game.view(Seat(1)))
+        waited = time.perf_counter() - started
+    assert 0.9 <= waited < 2.0
+    assert caught.value.url == broken.url

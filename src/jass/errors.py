@@ -19,6 +19,7 @@ from typing import Any, Final
 
 __all__ = [
     "BotAnswerError",
+    "BotDecisionError",
     "IllegalActionError",
     "IllegalReason",
     "InvalidInputError",
@@ -158,6 +159,66 @@ def _rebuild(cls: type[BotAnswerError], message: str, answer: Any, action: Any, 
     if url:
         return cls(message, answer=answer, action=action, url=url[0])  # type: ignore[call-arg]
     return cls(message, answer=answer, action=action)
+
+
+class BotDecisionError(BotAnswerError):
+    """A bot in a match raised an exception, or answered an action the rules refuse.
+
+    Raised by :func:`jass.play_match` and :func:`jass.matches.replay_deal`, with the bot's
+    own exception (or the rules' refusal) as its ``__cause__``. The message names the bot,
+    its team and seat, the deal and its seeds, and ends with a line of Python that replays
+    the decision in this process, where a debugger can stop in the bot.
+
+    Attributes:
+        bot: the bot's class name.
+        team: ``"A"`` or ``"B"``.
+        seat: the bot's seat, 0-3.
+        deal: the deal's index in the match.
+        swapped: whether it was the second play of a duplicate pair (team A at seats 1, 3).
+        match_seed: the match's seed.
+        game_seed: the deal's game seed (:func:`jass.matches.deal_seed`).
+        bot_seed: the seed the bot was made with (:func:`jass.matches.bot_seed`).
+        replay: the line of Python that replays the decision.
+        state: the game the bot was asked about (``None`` once pickled).
+
+    >>> err = BotDecisionError("RuleBot of team A at seat 0 raised ...", bot="RuleBot", team="A")
+    >>> err.bot, err.team, isinstance(err, BotAnswerError)
+    ('RuleBot', 'A', True)
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        answer: Any = None,
+        action: Any = None,
+        view: Any = None,
+        state: Any = None,
+        **context: Any,
+    ) -> None:
+        super().__init__(message, answer=answer, action=action, view=view)
+        self.state = state
+        self.bot: str = context.get("bot", "")
+        self.team: str = context.get("team", "")
+        self.seat: int = context.get("seat", -1)
+        self.deal: int = context.get("deal", -1)
+        self.swapped: bool = context.get("swapped", False)
+        self.match_seed: int = context.get("match_seed", 0)
+        self.game_seed: int = context.get("game_seed", 0)
+        self.bot_seed: int = context.get("bot_seed", 0)
+        self.replay: str = context.get("replay", "")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable across process pools: everything but the view and the state.
+        names = ("bot", "team", "seat", "deal", "swapped", "match_seed", "game_seed")
+        context = {name: getattr(self, name) for name in (*names, "bot_seed", "replay")}
+        return (_rebuild_decision, (type(self), str(self), self.answer, self.action, context))
+
+
+def _rebuild_decision(
+    cls: type[BotDecisionError], message: str, answer: Any, action: Any, context: dict[str, Any]
+) -> BotDecisionError:
+    return cls(message, answer=answer, action=action, **context)
 
 
 class MissingDependencyError(JassError, ImportError):

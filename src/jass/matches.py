@@ -22,20 +22,19 @@ or the order in which the workers finish.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import pickle
-import traceback
+import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor
 from functools import partial
 from typing import Final, Literal, TypeAlias, cast
 
 import attrs
 
-from jass.bots import Bot, play_game, play_hand
+from jass._matchplay import Job, Play, derive, gather, missing, play_one
+from jass.bots import Bot
 from jass.engine.game import Game
-from jass.errors import InvalidInputError, JassError
+from jass.errors import InvalidInputError, describe
 from jass.rules import SCHIEBER, RuleSet, preset_name
 
 __all__ = [
@@ -48,6 +47,7 @@ __all__ = [
     "deal_seed",
     "mean_interval",
     "play_match",
+    "replay_deal",
     "wilson_interval",
 ]
 
@@ -162,13 +162,6 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> Estimate:
 # --- seeds --------------------------------------------------------------------------------
 
 
-def _derive(*parts: object) -> int:
-    """A 63-bit seed from ``parts``, the same on every platform and in every process."""
-    # "jass-arena", the module's old name, stays in the key: the same seeds, the same matches.
-    text = "/".join(map(str, ("jass-arena", *parts))).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
 def deal_seed(seed: int, index: int) -> int:
     """The game seed of deal ``index`` of a match with ``seed``.
 
@@ -178,7 +171,7 @@ def deal_seed(seed: int, index: int) -> int:
     >>> deal_seed(0, 5) == deal_seed(0, 5), deal_seed(0, 5) == deal_seed(1, 5)
     (True, False)
     """
-    return _derive("deal", seed, index)
+    return derive("deal", seed, index)
 
 
 def bot_seed(seed: int, index: int, seat: int) -> int:
@@ -190,173 +183,7 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
     >>> bot_seed(0, 3, 1) == bot_seed(0, 3, 1), bot_seed(0, 3, 1) == bot_seed(0, 3, 2)
     (True, False)
     """
-    return _derive("bot", seed, index, seat)
-
-
-# --- the work done in a worker ------------------------------------------------------------
-
-
-@attrs.frozen
-class _Job:
-    """Everything a worker needs to play deals; picklable if the factories are."""
-
-    ruleset: RuleSet
-    factories: tuple[BotFactory, BotFactory, BotFactory, BotFactory]  # A1, A2, B1, B2
-    mode: str
-    duplicate: bool
-    seed: int
-    max_hands: int
-
-
-def _bots(job: _Job, index: int, *, swapped: bool) -> list[Bot]:
-    """Fresh bots for one play: team A at seats 0/2, or at 1/3 when ``swapped``."""
-    a1, a2, b1, b2 = job.factories
-    order = (b1, a1, b2, a2) if swapped else (a1, b1, a2, b2)
-    bots = []
-    for seat, factory in enumerate(order):
-        bot = factory(bot_seed(job.seed, index, seat))
-        if not isinstance(bot, Bot):
-            raise InvalidInputError(f"bot factory {factory!r} returned {bot!r}, not a Bot")
-        bots.append(bot)
-    return bots
-
-
-_Play: TypeAlias = tuple[int, int, int, int, int]
-
-
-def _outcome(game: Game, a_team: int, bots: Sequence[Bot]) -> _Play:
-    """One play: A's margin, A's win/draw/loss, the hands, and A's and B's fallback answers."""
-    scores = game.scores
-    margin = scores[a_team] - scores[1 - a_team]
-    result = game.result
-    if result is not None and result.winner is not None:
-        won = 1 if int(result.winner) == a_team else -1
-    elif result is not None:
-        won = 0
-    else:  # a single hand, or a game cut off by max_hands: whoever scored more
-        won = (margin > 0) - (margin < 0)
-    hands = result.hands_played if result is not None else max(1, len(game.hand_results))
-    used = [_fallbacks(bot) for bot in bots]
-    return margin, won, hands, used[a_team] + used[a_team + 2], used[1 - a_team] + used[3 - a_team]
-
-
-def _fallbacks(bot: Bot) -> int:
-    count = getattr(bot, "fallbacks", 0)
-    return count if isinstance(count, int) and not isinstance(count, bool) else 0
-
-
-def _play_deal(job: _Job, index: int) -> list[_Play]:
-    """Play deal ``index`` once, or twice with the seats swapped (duplicate)."""
-    game_seed = deal_seed(job.seed, index)
-    plays = []
-    if job.mode == "hands":
-        first = Game.new(job.ruleset, seed=game_seed).deal()
-        bots = _bots(job, index, swapped=False)
-        plays.append(_outcome(play_hand(first, bots), 0, bots))
-        if job.duplicate:
-            # The same seed draws the same first dealer; the same hands go to the same seats.
-            second = Game.new(job.ruleset, seed=game_seed).deal(hands=first.hands)
-            assert second.hands == first.hands  # noqa: S101
-            assert second.hand_info == first.hand_info  # noqa: S101  (dealer, number and cards)
-            bots = _bots(job, index, swapped=True)
-            plays.append(_outcome(play_hand(second, bots), 1, bots))
-    else:
-        for swapped in (False, True) if job.duplicate else (False,):
-            game = Game.new(job.ruleset, seed=game_seed)
-            bots = _bots(job, index, swapped=swapped)
-            game = play_game(game, bots, max_hands=job.max_hands)
-            plays.append(_outcome(game, int(swapped), bots))
-    return plays
-
-
-def _play_chunk(job: _Job, start: int, stop: int) -> list[_Play]:
-    """Play deals ``start`` to ``stop - 1``; the plays in order."""
-    return [play for index in range(start, stop) for play in _play_deal(job, index)]
-
-
-@attrs.frozen
-class _ChunkError:
-    """An exception raised while playing a chunk, sent back as a value.
-
-    It is the bots' or the arguments' fault and would happen again, so it is raised as it
-    is, not retried; only a failure of the executor itself (no value came back) is.
-    """
-
-    error: Exception
-    traceback: str
-
-
-class _RemoteTraceback(Exception):  # noqa: N818  (not an error: the text of one)
-    """The traceback of an exception raised in a worker, shown as its cause."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-
-def _run_chunk(job: _Job, start: int, stop: int, attempt: int) -> list[_Play] | _ChunkError:
-    """Play a chunk in a worker: its plays, or the exception its deals raised.
-
-    ``attempt`` is unused: it makes a retry a new task for executors that cache tasks by
-    their arguments (Dask's ``pure`` tasks would hand back the failed one).
-    """
-    del attempt
-    try:
-        return _play_chunk(job, start, stop)
-    except Exception as error:  # noqa: BLE001  (sent back whole, raised again by the caller)
-        text = traceback.format_exc()
-        try:
-            pickle.loads(pickle.dumps(error))  # noqa: S301  (our own bytes)
-        except Exception:  # noqa: BLE001  (an exception that cannot travel: its repr can)
-            error = JassError(f"deals {start} to {stop - 1} raised {error!r}")
-        return _ChunkError(error, text)
-
-
-def _gather(
-    executor: Executor,
-    job: _Job,
-    bounds: Sequence[tuple[int, int]],
-    retries: int,
-    progress: Callable[[int, int], None] | None,
-) -> list[list[_Play]]:
-    """Run the chunks on ``executor`` and return their plays in order, retrying lost chunks.
-
-    A chunk whose future fails (a dead worker, a lost connection, a cancelled task) is
-    submitted again, at most ``retries`` times; its deals are seeded, so a retry plays them
-    exactly as the first attempt would have. The chunks are collected in order, so every
-    deal is counted once, and ``progress`` only ever sees the count grow.
-    """
-    n = bounds[-1][1]
-    futures: list[Future[list[_Play] | _ChunkError]] = [
-        executor.submit(_run_chunk, job, start, stop, 0) for start, stop in bounds
-    ]
-    chunks: list[list[_Play]] = []
-    try:
-        for i, (start, stop) in enumerate(bounds):
-            failure: Exception | None = None
-            for attempt in range(retries + 1):
-                try:
-                    if attempt:
-                        futures[i] = executor.submit(_run_chunk, job, start, stop, attempt)
-                    outcome = futures[i].result()
-                except Exception as error:  # noqa: BLE001  (whatever the executor raises)
-                    failure = error
-                    continue
-                break
-            else:
-                tries = f"{retries + 1} time{'s' if retries else ''}"
-                raise JassError(
-                    f"deals {start} to {stop - 1} of the match failed {tries} on the executor;"
-                    f" the last failure: {failure!r}"
-                ) from failure
-            if isinstance(outcome, _ChunkError):
-                raise outcome.error from _RemoteTraceback(outcome.traceback)
-            chunks.append(outcome)
-            if progress is not None:
-                progress(stop, n)
-    finally:
-        for future in futures:
-            future.cancel()
-    return chunks
+    return derive("bot", seed, index, seat)
 
 
 # --- the result ---------------------------------------------------------------------------
@@ -588,6 +415,7 @@ def play_match(
     max_hands: int = 1000,
     progress: Callable[[int, int], None] | None = None,
     retries: int = _RETRIES,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> MatchResult:
     """Play ``n`` seeded deals between team A and team B and return the :class:`MatchResult`.
 
@@ -628,13 +456,30 @@ def play_match(
             worker died, a connection was lost, a task was cancelled) on an executor. Each
             deal is seeded, so a retry plays it exactly as before and no deal is lost or
             counted twice. After the last retry the match stops with a
-            :class:`~jass.errors.JassError` whose cause is the last failure. An exception
-            raised by the deals themselves (a bot's, a factory's) is raised as it is,
-            without a retry, whatever the executor.
+            :class:`~jass.errors.JassError` whose cause is the last failure. A broken
+            executor (a process pool whose worker died) stops the match at once, since
+            it cannot run anything again; Dask and Ray replace dead workers. An exception
+            raised by the deals themselves is not retried, whatever the executor: a bot's
+            is raised as a :class:`~jass.errors.BotDecisionError`, a factory's as it is.
+        checkpoint: a file that keeps the deals played, so that a match cut short (a
+            broken pool, a killed process, a machine gone) loses nothing. Each chunk's
+            outcomes are appended to it as the chunk is back, with one write that is on
+            disk before the match goes on; the first line holds the match's parameters.
+            Called again with the same arguments, ``play_match`` reads the file, plays only
+            the deals missing from it, and returns what the uninterrupted match would have
+            returned, deal for deal. A file written by a match with other parameters (the
+            teams, ``n``, ``mode``, ``duplicate``, the rules, ``seed``, ``max_hands``) is
+            refused. The teams are compared by their pickled form, or by name when they
+            cannot be pickled. The file is kept once the match is over.
 
     Raises:
-        InvalidInputError: an argument that is not what is described here.
-        JassError: a chunk of deals failed ``retries + 1`` times on the executor.
+        InvalidInputError: an argument that is not what is described here, an executor
+            that refuses work (shut down, say), or a checkpoint of another match.
+        BotDecisionError: a bot raised, or answered an action the rules refuse; the message
+            names the bot, its team and seat, the deal and its seeds, and a line that
+            replays the decision (see :func:`replay_deal`).
+        JassError: a chunk of deals failed ``retries + 1`` times on the executor, or the
+            executor broke.
 
     >>> from functools import partial
     >>> from jass.bots import RandomBot
@@ -661,19 +506,38 @@ def play_match(
         raise InvalidInputError(f"max_hands must be a positive int, got {max_hands!r}")
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise InvalidInputError(f"retries must be an int of at least 0, got {retries!r}")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise InvalidInputError(f"executor must be an Executor or None, got {describe(executor)}")
     (a1, a2), name_a = _team(team_a, "A")
     (b1, b2), name_b = _team(team_b, "B")
-    job = _Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
-    bounds = [(start, min(start + chunk_size, n)) for start in range(0, n, chunk_size)]
-    chunks: list[list[_Play]] = []
-    if executor is None:
-        for start, stop in bounds:
-            chunks.append(_play_chunk(job, start, stop))
-            if progress is not None:
-                progress(stop, n)
-    else:
-        chunks = _gather(executor, job, bounds, retries, progress)
-    plays = [play for chunk in chunks for play in chunk]
+    job = Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
+    done: dict[int, tuple[int, list[Play]]] = {}
+    on_chunk: Callable[[int, int, list[Play]], None] | None = None
+    if checkpoint is not None:
+        from jass._checkpoint import Checkpoint, parameters  # noqa: PLC0415  (when used)
+
+        names = [_name(factory) for factory in job.factories]
+        saved = Checkpoint.open(
+            checkpoint, parameters(job, n, names), plays_per_deal=2 if duplicate else 1
+        )
+        done, on_chunk = saved.done, saved.append
+    bounds = missing(done, n, chunk_size)
+    count = sum(stop - start for start, (stop, _) in done.items())
+    if progress is not None and count:
+        progress(count, n)
+
+    def back(start: int, stop: int, plays: list[Play]) -> None:
+        nonlocal count
+        if on_chunk is not None:
+            on_chunk(start, stop, plays)
+        count += stop - start
+        if progress is not None:
+            progress(count, n)
+
+    new = gather(executor, job, bounds, retries, back, resumable=checkpoint is not None)
+    chunks = {start: plays for (start, _), plays in zip(bounds, new, strict=True)}
+    chunks.update((start, plays) for start, (_, plays) in done.items())
+    plays = [play for start in sorted(chunks) for play in chunks[start]]
     return MatchResult(
         mode=mode,
         duplicate=bool(duplicate),
@@ -686,3 +550,40 @@ def play_match(
         hands_played=sum(p[2] for p in plays),
         fallbacks=(sum(p[3] for p in plays), sum(p[4] for p in plays)),
     )
+
+
+def replay_deal(
+    team_a: TeamSpec,
+    team_b: TeamSpec,
+    index: int,
+    *,
+    seed: int = 0,
+    swapped: bool = False,
+    mode: Literal["hands", "games"] = "hands",
+    ruleset: RuleSet = SCHIEBER,
+    max_hands: int = 1000,
+    duplicate: bool = True,
+) -> Game:
+    """Play one play of a :func:`play_match` match again, in this process; the game it ends in.
+
+    Deal ``index`` of the match with ``seed`` is played as the match played it: the same
+    seeds, fresh bots, team A at seats 0 and 2, or at 1 and 3 when ``swapped`` (the second
+    play of a duplicate pair; ``duplicate=False`` for a match without pairs, which only
+    changes how the error names the play). A bot that failed in the match fails here the
+    same way, with the same :class:`~jass.errors.BotDecisionError`, where a debugger can
+    stop in it: the error of a match ends with the line that calls this.
+
+    >>> from jass.bots import RandomBot, RuleBot
+    >>> r = play_match(RuleBot, RandomBot, 3, seed=5)
+    >>> g = replay_deal(RuleBot, RandomBot, 2, seed=5, swapped=True)
+    >>> g.scores[1] - g.scores[0] == r.margins[5]
+    True
+    """
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise InvalidInputError(f"index must be a deal's index, 0 or more, got {describe(index)}")
+    if mode not in _MODES:
+        raise InvalidInputError(f"mode must be 'hands' or 'games', got {describe(mode)}")
+    (a1, a2), _ = _team(team_a, "A")
+    (b1, b2), _ = _team(team_b, "B")
+    job = Job(ruleset, (a1, a2, b1, b2), mode, bool(duplicate), seed, max_hands)
+    return play_one(job, index, swapped=bool(swapped))[0]

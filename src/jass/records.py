@@ -43,6 +43,8 @@ from jass.rules import PRESETS, FirstHandRule, RuleSet, preset_name
 
 __all__ = [
     "FORMAT",
+    "MAX_ACTIONS",
+    "MAX_BYTES",
     "VERSION",
     "action_from_json",
     "action_to_json",
@@ -62,6 +64,12 @@ FORMAT: Final = "jass-record"
 #: The version of the format this module writes; version 1 (no ``setup``) is still read.
 VERSION: Final = 2
 _READABLE: Final = (1, 2)
+#: The most actions :func:`loads` and :func:`replay` read by default: 1,000 hands' worth (a
+#: hand is at most 45: its deal, a shove, the contract, four declarations, 36 cards, thanks).
+MAX_ACTIONS: Final = 50_000
+#: The longest record text :func:`loads` reads by default, in UTF-8 bytes: 1,000 hands
+#: written with ``indent=2`` take about 1.4 MB. Reading costs about 0.5 s per MB.
+MAX_BYTES: Final = 4_000_000
 
 
 def record(game: Game) -> dict[str, Any]:
@@ -105,19 +113,39 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
     return json.dumps(record(game), indent=indent, ensure_ascii=False)
 
 
-def loads(text: str) -> Game:
+def loads(
+    text: str, *, max_bytes: int | None = MAX_BYTES, max_actions: int | None = MAX_ACTIONS
+) -> Game:
     """Load a game from JSON text, replaying and checking every action.
 
     The text must be one JSON object with no key repeated in any object (a repeated key is
     refused, not resolved silently). See :func:`replay` for what is checked.
 
+    A record from outside is bounded, so that reading it cannot take minutes: a text over
+    ``max_bytes`` UTF-8 bytes (:data:`MAX_BYTES`, 4 MB) is refused before it is parsed, and
+    a record of more than ``max_actions`` actions (:data:`MAX_ACTIONS`, 1,000 hands' worth)
+    before any is replayed. Raise them, or pass ``None``, for longer records you trust.
+
     >>> loads('{"format": "jass-record", "version": 1, "seed": 1}')
     Traceback (most recent call last):
     ...
     jass.errors.InvalidInputError: record.rules is missing
+    >>> loads(" " * 101, max_bytes=100)
+    Traceback (most recent call last):
+    ...
+    jass.errors.InvalidInputError: the record is 101 bytes, over the limit of 100 (max_bytes=100)...
     """
     if not isinstance(text, str):
         raise InvalidInputError(f"a record is JSON text, got {type(text).__name__}")
+    _check_limit("max_bytes", max_bytes)
+    _check_limit("max_actions", max_actions)
+    if max_bytes is not None and len(text) * 4 > max_bytes:  # else it fits, whatever it holds
+        size = len(text) if len(text) > max_bytes else len(text.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            raise InvalidInputError(
+                f"the record is {size} bytes, over the limit of {max_bytes} "
+                f"(max_bytes={max_bytes}); pass a larger max_bytes to read it"
+            )
     try:
         data = json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
     except InvalidInputError:
@@ -126,7 +154,12 @@ def loads(text: str) -> Game:
         raise InvalidInputError("the record is not valid JSON: it is nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, or an integer too long to read
         raise InvalidInputError(f"the record is not valid JSON: {exc}") from None
-    return replay(data)
+    return replay(data, max_actions=max_actions)
+
+
+def _check_limit(name: str, value: object) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidInputError(f"{name} must be a positive int or None, got {describe(value)}")
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -146,16 +179,18 @@ def _no_constant(name: str) -> Any:
     raise InvalidInputError(f"the record is not valid JSON: {name} is not a JSON number")
 
 
-def replay(data: Mapping[str, Any]) -> Game:
+def replay(data: Mapping[str, Any], *, max_actions: int | None = MAX_ACTIONS) -> Game:
     """The game a record (as plain JSON values) describes, every action replayed and checked.
 
     The record's form is checked first, field by field: a wrong or missing field raises
-    :class:`~jass.InvalidInputError` naming its path (``record.actions[3].play``) and what it
-    should be. Then every action is replayed through the rules; an action the rules refuse is
-    named by its index and its hand. When that happens because the record's seed does not
-    deal the recorded game (the seed draws the first dealer), the error says that the seed
-    and the recorded deal disagree. Nothing is half-loaded. A record may stop anywhere, in
-    the middle of a hand too; :func:`unfinished` tells where it stopped.
+    :class:`~jass.InvalidInputError` naming its path (``record.rules.preset``) and what it
+    should be, and a record of more than ``max_actions`` actions is refused (see
+    :func:`loads`). Then the actions are read and replayed through the rules one by one, and
+    the first that is malformed (``record.actions[3].play``) or that the rules refuse (named
+    by its index and its hand) stops the replay. When the rules refuse one because the
+    record's seed does not deal the recorded game (the seed draws the first dealer), the
+    error says that the seed and the recorded deal disagree. Nothing is half-loaded. A record
+    may stop anywhere, in the middle of a hand too; :func:`unfinished` tells where it stopped.
 
     >>> import jass
     >>> g = jass.Game.new(seed=2).deal().choose("spades")
@@ -167,15 +202,20 @@ def replay(data: Mapping[str, Any]) -> Game:
     ...
     jass.errors.InvalidInputError: record.seed: the seed 7 and the recorded deal disagree: ...
     """
-    form = _read_record(data)
+    _check_limit("max_actions", max_actions)
+    form = _read_record(data, max_actions)
     game = _new_game(form.ruleset, form.seed, form.setup)
     start = game
-    index = 0
-    try:
-        for index, item in enumerate(form.actions):
-            game = game.apply(_resolve(item, game, f"record.actions[{index}]"))
-    except JassError as exc:
-        raise _replay_error(form, start, game, index, exc) from None
+    read: list[Action | _Declaration] = []
+    for index, value in enumerate(form.raw):
+        path = f"record.actions[{index}]"
+        item = _read_action(value, path)  # a malformed action stops the replay here
+        read.append(item)
+        try:
+            game = game.apply(_resolve(item, game, path))
+        except JassError as exc:
+            form = attrs.evolve(form, actions=tuple(read))
+            raise _replay_error(form, start, game, index, exc) from None
     return game
 
 
@@ -229,8 +269,8 @@ class _Record:
     ruleset: RuleSet
     seed: int
     setup: tuple[list[int], int | None, int] | None
-    actions: tuple[Action | _Declaration, ...]
-    raw: tuple[object, ...]  # the actions as recorded, for error messages
+    actions: tuple[Action | _Declaration, ...]  # read so far: up to the one refused
+    raw: tuple[object, ...]  # the actions as recorded
 
 
 @attrs.frozen
@@ -265,13 +305,12 @@ def _keys(value: object, path: str, required: tuple[str, ...]) -> Mapping[str, A
     unknown = sorted(describe(key, typed=False) for key in value if key not in required)
     if unknown:
         raise InvalidInputError(
-            f"{path} has unknown keys: {', '.join(unknown[:5])}; "
-            f"it holds {', '.join(required)}"
+            f"{path} has unknown keys: {', '.join(unknown[:5])}; it holds {', '.join(required)}"
         )
     return value
 
 
-def _read_record(data: object) -> _Record:
+def _read_record(data: object, max_actions: int | None) -> _Record:
     if not isinstance(data, Mapping):
         raise _bad("record", "a JSON object", data)
     if "version" not in data:
@@ -294,8 +333,12 @@ def _read_record(data: object) -> _Record:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise _bad("record.actions", "a list of actions", actions)
-    read = tuple(_read_action(value, f"record.actions[{i}]") for i, value in enumerate(actions))
-    return _Record(ruleset, seed, setup, read, tuple(actions))
+    if max_actions is not None and len(actions) > max_actions:
+        raise InvalidInputError(
+            f"record.actions holds {len(actions)} actions, over the limit of {max_actions} "
+            f"(max_actions={max_actions}); pass a larger max_actions to read it"
+        )
+    return _Record(ruleset, seed, setup, (), tuple(actions))
 
 
 def _ruleset(rules: object) -> RuleSet:
@@ -340,8 +383,7 @@ def _read_action(value: object, path: str) -> Action | _Declaration:
     kind, argument = next(iter(value.items()))
     if kind not in _KINDS:
         raise InvalidInputError(
-            f"{path}: unknown action {describe(kind, typed=False)}; actions are "
-            f"{', '.join(_KINDS)}"
+            f"{path}: unknown action {describe(kind, typed=False)}; actions are {', '.join(_KINDS)}"
         )
     path = f"{path}.{kind}"
     try:
@@ -391,9 +433,7 @@ def _resolve(item: Action | _Declaration, game: Game, path: str) -> Action:
     return DeclareWeis(tuple(chosen))
 
 
-def _new_game(
-    ruleset: RuleSet, seed: int, setup: tuple[list[int], int | None, int] | None
-) -> Game:
+def _new_game(ruleset: RuleSet, seed: int, setup: tuple[list[int], int | None, int] | None) -> Game:
     """The game a record starts from: its rules, seed and set-up (``None``: a fresh start)."""
     if setup is None:
         return Game.new(ruleset, seed=seed)

@@ -39,6 +39,7 @@ from jass.engine.game import Game
 from jass.engine.hand import Phase
 from jass.errors import InvalidInputError, JassError
 from jass.jasskit import BOT_KINDS, PlayerServer, make_bot
+from jass.jasskit.server import MAX_CONNECTIONS, REQUEST_TIMEOUT
 from jass.matches import play_match
 from jass.naming import Names, counted
 from jass.records import dumps, from_jasskit, loads, unfinished
@@ -274,10 +275,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             result = play_match(teams[0], teams[1], args.deals, mode=args.mode, ruleset=ruleset,
-                                seed=args.seed, executor=pool, progress=show)  # fmt: skip
+                                seed=args.seed, executor=pool, progress=show,
+                                checkpoint=args.checkpoint)  # fmt: skip
     else:
         result = play_match(teams[0], teams[1], args.deals, mode=args.mode, ruleset=ruleset,
-                            seed=args.seed, progress=show)  # fmt: skip
+                            seed=args.seed, progress=show, checkpoint=args.checkpoint)  # fmt: skip
     seconds = time.perf_counter() - start
     points, wins = result.points, result.win_rate
     if args.json:
@@ -311,9 +313,12 @@ def _serve(args: argparse.Namespace) -> int:
             raise InvalidInputError(f"--bot {spec}: the name {name!r} is taken")
         kinds[name] = kind
     bots = {name: partial(make_bot, kind, seconds=args.seconds) for name, kind in kinds.items()}
+    # The deadline leaves a Monte Carlo bot its thinking time, and some to spare.
+    deadline = args.request_timeout or max(REQUEST_TIMEOUT, args.seconds + 10)
     server = PlayerServer(
-        bots, args.host, args.port, seed=args.seed, kit_undertrumps=not args.strict
-    )
+        bots, args.host, args.port, seed=args.seed, kit_undertrumps=not args.strict,
+        max_connections=args.max_connections, request_timeout=deadline,
+    )  # fmt: skip
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
@@ -471,6 +476,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--jobs", type=_count(1), default=1, help="worker processes")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.add_argument(
+        "--checkpoint", metavar="FILE", type=Path, default=None,
+        help="keep the deals played in FILE; run the same command again to resume",
+    )  # fmt: skip
     serve = command(
         "serve", "serve bots over jass-kit's player-service protocol",
         "Serve bots over HTTP as a jass-kit player service.",
@@ -489,6 +498,15 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--strict", action="store_true",
         help="refuse (400) other players' undertrumps that only jass-kit's issue #10 allows",
+    )  # fmt: skip
+    serve.add_argument(
+        "--max-connections", type=_count(1), default=MAX_CONNECTIONS,
+        help="connections served at once; one more is answered 503",
+    )  # fmt: skip
+    serve.add_argument(
+        "--request-timeout", type=_seconds, default=None, metavar="SECONDS",
+        help=f"seconds a request may take, from its first byte (default {REQUEST_TIMEOUT:g}, "
+        "or the Monte Carlo budget plus 10)",
     )  # fmt: skip
     return parser
 

@@ -71,7 +71,9 @@ class Card(int):
     def __new__(cls, index: SupportsIndex) -> Self:
         """Return the card with index ``index`` (0-35)."""
         if isinstance(index, str):
-            raise InvalidInputError(f"Card() takes an index 0-35; use Card.parse({index!r})")
+            raise InvalidInputError(
+                f"Card() takes an index 0-35; use Card.parse({describe(index, typed=False)})"
+            )
         if isinstance(index, bool) or not isinstance(index, int):
             raise InvalidInputError(
                 f"card index must be an int 0-35, got {describe(index, typed=False)}"
@@ -127,7 +129,9 @@ class Card(int):
         Card.parse('AS')
         """
         if not isinstance(suit, Suit) or not isinstance(rank, Rank):
-            raise InvalidInputError(f"Card.of takes a Suit and a Rank, got {suit!r}, {rank!r}")
+            raise InvalidInputError(
+                f"Card.of takes a Suit and a Rank, got {describe(suit)}, {describe(rank)}"
+            )
         return CARDS[9 * suit + rank]
 
     @classmethod
@@ -159,7 +163,8 @@ class Card(int):
             card = _card_from_words(token, chosen)
             if card is None:
                 raise InvalidInputError(
-                    f"cannot parse card {text!r}: expected a rank and a suit, like 'JH', "
+                    f"cannot parse card {describe(text, typed=False)}: expected a rank and a "
+                    "suit, like 'JH', "
                     "'10D', '♥J' or 'Rosen Under'"
                 )
             return card
@@ -168,7 +173,10 @@ class Card(int):
         )
         rank = _RANK_WORDS.get(rank_text)
         if rank is None:
-            raise InvalidInputError(f"cannot parse card {text!r}: unknown rank {rank_text!r}")
+            raise InvalidInputError(
+                f"cannot parse card {describe(text, typed=False)}: unknown rank "
+                f"{describe(rank_text, typed=False)}"
+            )
         return CARDS[9 * _SUIT_WORDS[suit_text] + rank]
 
     @property
@@ -304,7 +312,9 @@ for sum(sets))
         if isinstance(cards, CardSet):
             return int.__new__(cls, cards)
         if isinstance(cards, str):
-            raise InvalidInputError(f"use CardSet.parse({cards!r}) to read card names")
+            raise InvalidInputError(
+                f"use CardSet.parse({describe(cards, typed=False)}) to read card names"
+            )
         if isinstance(cards, Iterable) and not isinstance(cards, bytes):
             bits = 0
             for card in cards:
@@ -350,7 +360,9 @@ for sum(sets))
             index += used
             bit = 1 << card
             if bits & bit:
-                raise InvalidInputError(f"card {card} appears twice in {text!r}")
+                raise InvalidInputError(
+                    f"card {card} appears twice in {describe(text, typed=False)}"
+                )
             bits |= bit
         return int.__new__(cls, bits)
 
@@ -370,7 +382,7 @@ for sum(sets))
         CardSet.parse('9H JH')
         """
         if not isinstance(suit, Suit):
-            raise InvalidInputError(f"{suit!r} is not a Suit")
+            raise InvalidInputError(f"{describe(suit, typed=False)} is not a Suit")
         return _new(CardSet, _and(self, SUIT_MASKS[suit]))
 
     def cards(self) -> tuple[Card, ...]:
@@ -632,9 +644,10 @@ def _not_comparable(other: object) -> NoReturn:
     if isinstance(other, Card):
         what = f"the card {other}: use `card in cards` to test a card"
     elif isinstance(other, int) and not isinstance(other, bool):
-        what = f"the int {other!r}: use CardSet({other!r}) for a bitmask, or int(cards) for numbers"
+        shown = describe(other, typed=False)
+        what = f"the int {shown}: use CardSet({shown}) for a bitmask, or int(cards) for numbers"
     else:
-        what = f"{type(other).__name__} {other!r}"
+        what = describe(other)
     raise TypeError(f"card set comparisons are subset tests between card sets, not with {what}")
 
 
@@ -646,15 +659,19 @@ def _operand(other: object, *, strict: bool) -> int:
     """
     if other.__class__ is int:
         if strict and not 0 <= other <= _FULL:
-            raise InvalidInputError(f"{other!r} is not a set of cards (a bitmask of 36 bits)")
+            raise InvalidInputError(
+                f"{describe(other, typed=False)} is not a set of cards (a bitmask of 36 bits)"
+            )
         return other
     if isinstance(other, Card):
         return 1 << other
     if isinstance(other, bool) or not isinstance(other, int):
         # Raised here: returning NotImplemented would let int or float arithmetic take over.
-        raise InvalidInputError(f"{other!r} is not a card or a set of cards")
+        raise InvalidInputError(f"{describe(other, typed=False)} is not a card or a set of cards")
     if strict and not 0 <= other <= _FULL:
-        raise InvalidInputError(f"{other!r} is not a set of cards (a bitmask of 36 bits)")
+        raise InvalidInputError(
+            f"{describe(other, typed=False)} is not a set of cards (a bitmask of 36 bits)"
+        )
     return int(other)
 
 
@@ -685,7 +702,7 @@ def _next_card(tokens: list[str], index: int, pairing: SuitPairing, text: str) -
             card = _card_from_words(" ".join(tokens[index : index + used]).casefold(), pairing)
             if card is not None:
                 return card, used
-    raise InvalidInputError(f"{error} (in {text!r})") from None
+    raise InvalidInputError(f"{error} (in {describe(text, typed=False)})") from None
 
 
 def as_card(value: object) -> Card:

@@ -55,7 +55,7 @@ from jass.engine.hand import (
     completed_tricks,
 )
 from jass.engine.view import PlayerView
-from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError
+from jass.errors import IllegalActionError, IllegalReason, InvalidInputError, JassError, describe
 from jass.rules import SCHIEBER, EndMode, RuleSet, WeisDeclaration
 
 __all__ = ["Game"]
@@ -179,7 +179,7 @@ class Game:
         jass.errors.InvalidInputError: scores (2600, 0): team 0 is already at the target 2500, ...
         """
         if not isinstance(ruleset, RuleSet):
-            raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+            raise InvalidInputError(f"ruleset must be a RuleSet, got {describe(ruleset)}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int):

@@ -15,10 +15,12 @@ answer that is missing, late, malformed or illegal raises
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
-import urllib.error
-import urllib.request
+import socket
+import threading
+import urllib.parse
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -45,7 +47,9 @@ class RemoteBot(OutsidePlayer[RemotePlayerError]):
         url: the player's address, as jass-kit's ``AgentByNetwork`` takes it: the service
             and the player's name, like ``"http://127.0.0.1:8888/rule"``. The routes
             ``/action_trump`` and ``/action_play_card`` are added to it.
-        timeout: seconds to wait for each answer (jass-kit's client waits 10).
+        timeout: seconds the whole answer may take, from connecting to its last byte
+            (jass-kit's client waits 10); a later answer raises
+            :class:`~jass.errors.RemotePlayerError`.
         fallback: a bot that answers instead when the service fails or answers illegally;
             ``None`` (the default) raises :class:`~jass.errors.RemotePlayerError` instead.
 
@@ -123,38 +127,38 @@ class RemoteBot(OutsidePlayer[RemotePlayerError]):
     def _ask(self, view: PlayerView, route: str) -> Action:
         url = f"{self.url}/{route}"
         body = json.dumps({**to_jasskit_observation(view), "gameId": 0}).encode()
-        request = urllib.request.Request(  # noqa: S310  (the scheme was checked)
-            url, data=body, headers={"Content-Type": "application/json"}, method="POST"
-        )
         self.requests += 1
         answer: Any = None
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                raw = response.read(_MAX_ANSWER)
-        except urllib.error.HTTPError as exc:
-            detail = exc.read(_MAX_ANSWER).decode("utf-8", "replace").strip()
-            raise RemotePlayerError(
-                f"the player service at {url} answered HTTP {exc.code}: {detail[:200]}",
-                url=self.url,
-                view=view,
-            ) from None
+            status, raw = _post(url, body, self.timeout)
         except TimeoutError:
             raise RemotePlayerError(
                 f"the player service at {url} did not answer within {self.timeout:g} s",
                 url=self.url,
                 view=view,
             ) from None
-        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-            reason = getattr(exc, "reason", exc)
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else repr(exc)
             raise RemotePlayerError(
-                f"the player service at {url} cannot be reached: {reason}", url=self.url, view=view
+                f"the player service at {url} cannot be reached: {reason}",
+                url=self.url,
+                view=view,
             ) from None
+        if not 200 <= status < 300:
+            detail = raw.decode("utf-8", "replace").strip()
+            raise RemotePlayerError(
+                f"the player service at {url} answered HTTP {status}: {detail[:200]}",
+                url=self.url,
+                view=view,
+            )
         try:
             answer = json.loads(raw)
             action = read_answer(route, answer)
-        except (ValueError, JassError) as exc:
+        except (ValueError, RecursionError, JassError) as exc:
+            # RecursionError: "[" * 60000 is valid JSON's prefix, and too deep to read.
+            why = "it is nested too deeply" if isinstance(exc, RecursionError) else exc
             raise RemotePlayerError(
-                f"the player service at {url} answered {raw[:200]!r}: {exc}",
+                f"the player service at {url} answered {raw[:200]!r}: {why}",
                 url=self.url,
                 answer=answer,
                 view=view,
@@ -169,6 +173,50 @@ class RemoteBot(OutsidePlayer[RemotePlayerError]):
                 view=view,
             )
         return action
+
+
+def _post(url: str, body: bytes, timeout: float) -> tuple[int, bytes]:
+    """POST ``body`` to ``url``; the status and at most 64 KiB of the answer, within ``timeout``.
+
+    ``timeout`` bounds the whole exchange, not each read: a service that drips its answer a
+    byte at a time is cut off when the time is up (its socket is shut from a timer thread),
+    and :class:`TimeoutError` is raised.
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.hostname is None:
+        raise ValueError(f"no host in {url!r}")
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    connection = kind(parts.hostname, parts.port, timeout=timeout)
+    expired = threading.Event()
+
+    def cut() -> None:
+        expired.set()
+        sock = connection.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    timer = threading.Timer(timeout, cut)
+    timer.daemon = True
+    timer.start()
+    try:
+        connection.connect()
+        if expired.is_set():
+            raise TimeoutError
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        connection.request("POST", path, body, {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        raw = response.read(_MAX_ANSWER)
+    except (OSError, http.client.HTTPException):
+        if expired.is_set():
+            raise TimeoutError from None
+        raise
+    finally:
+        timer.cancel()
+        connection.close()
+    if expired.is_set():
+        raise TimeoutError
+    return response.status, raw
 
 
 def _why_illegal(view: PlayerView, action: Action) -> str:

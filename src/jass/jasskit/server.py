@@ -17,6 +17,17 @@ player, or an observation the rules refuse (naming the trick and the card), 404 
 unknown route. Each request is logged in one line at info level on the ``jass.jasskit.server``
 logger. Requests are served on threads, so several games can be played at once.
 
+The service is meant to face clients it does not trust. Every answer is JSON, the errors of
+the HTTP layer too (400 for a malformed request line or ``Content-Length``, 411, 413, 414,
+431, 501, 503), and HTTP/0.9 requests are refused. ``Content-Length`` must be 1-9 ASCII
+digits, given once; ``Transfer-Encoding`` is refused, so that no proxy in front can read a
+request's end elsewhere than the service does. At most ``max_connections`` connections
+(:data:`MAX_CONNECTIONS` by default) are served at once; a connection over the limit is
+answered 503 and closed. Every request must be read and answered within
+``request_timeout`` seconds (:data:`REQUEST_TIMEOUT`), counted from its first byte, or its
+connection is closed; a kept-alive connection may stay silent for 30 s between requests.
+Clients that hang up are logged at debug level, nothing goes to stderr.
+
 >>> from jass.bots import RuleBot
 >>> with PlayerServer({"rule": RuleBot}) as server:
 ...     server.url.startswith("http://127.0.0.1:")
@@ -26,13 +37,11 @@ True
 from __future__ import annotations
 
 import hashlib
-import http.server
 import json
 import logging
+import math
 import re
-import socket
 import threading
-import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -40,7 +49,8 @@ from jass._kitformat import from_jasskit_observation, kit_seat
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
-from jass.errors import InvalidInputError, JassError
+from jass.errors import InvalidInputError, JassError, describe
+from jass.jasskit._http import MAX_CONNECTIONS, REQUEST_TIMEOUT, _Handler, _Server, _Server6
 from jass.jasskit._protocol import (
     CARD,
     INFO,
@@ -52,14 +62,13 @@ from jass.jasskit._protocol import (
 )
 from jass.rules import JASSKIT, RuleSet
 
-__all__ = ["BOT_KINDS", "PlayerServer", "make_bot"]
+__all__ = ["BOT_KINDS", "MAX_CONNECTIONS", "REQUEST_TIMEOUT", "PlayerServer", "make_bot"]
 
 #: The kinds of bot that ``jass serve --bot NAME=KIND`` serves.
 BOT_KINDS: Final = ("random", "rule", "montecarlo")
 
 _log = logging.getLogger(__name__)
 _NAME: Final = re.compile(r"[A-Za-z0-9_.~-]+")
-_MAX_BODY: Final = 1 << 20  # bytes; an observation is about 2 KB
 _JSON_TYPES: Final = ("application/json",)
 
 
@@ -97,6 +106,10 @@ class PlayerServer:
         kit_undertrumps: accept the other players' undertrumps that jass-kit's referee
             allows and the rules do not (its open issue #10); see
             :func:`jass.records.from_jasskit_observation`. ``False`` refuses them with 400.
+        max_connections: the most connections served at once; one more is answered 503.
+        request_timeout: seconds within which a request must be read and answered, from its
+            first byte; its connection is closed after that. Leave room for the bots'
+            thinking time.
 
     Use it as a context manager (served on a background thread), or call
     :meth:`serve_forever`.
@@ -117,6 +130,8 @@ class PlayerServer:
         ruleset: RuleSet = JASSKIT,
         seed: int = 0,
         kit_undertrumps: bool = True,
+        max_connections: int = MAX_CONNECTIONS,
+        request_timeout: float = REQUEST_TIMEOUT,
     ) -> None:
         if not isinstance(bots, Mapping) or not bots:
             raise InvalidInputError(f"bots must map names to bots, got {bots!r}")
@@ -137,9 +152,28 @@ class PlayerServer:
         check_ruleset(ruleset)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
+        if (
+            isinstance(max_connections, bool)
+            or not isinstance(max_connections, int)
+            or max_connections < 1
+        ):
+            raise InvalidInputError(
+                f"max_connections must be a positive int, got {describe(max_connections)}"
+            )
+        if (
+            isinstance(request_timeout, bool)
+            or not isinstance(request_timeout, (int, float))
+            or not 0 < request_timeout < math.inf
+        ):
+            raise InvalidInputError(
+                f"request_timeout must be a positive number of seconds, got "
+                f"{describe(request_timeout)}"
+            )
         self.ruleset = ruleset
         self.seed = seed
         self.kit_undertrumps = bool(kit_undertrumps)
+        self.max_connections = max_connections
+        self.request_timeout = float(request_timeout)
         self._host = host
         server_class = _Server6 if ":" in host else _Server
         try:
@@ -147,6 +181,7 @@ class PlayerServer:
         except OSError as exc:
             raise InvalidInputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
         self._httpd.player_server = self
+        self._httpd.limit(max_connections, self.request_timeout)
         self._thread: threading.Thread | None = None
         self._state = threading.Lock()
         self._serving = self._stopping = False
@@ -183,9 +218,13 @@ class PlayerServer:
             if self._stopping:
                 return
             self._serving = True
+        reaper = threading.Thread(target=self._httpd.reap, name="jass-player-reaper", daemon=True)
+        reaper.start()
         try:
             self._httpd.serve_forever(poll_interval=0.05)
         finally:
+            self._httpd.stop_reaping()
+            reaper.join()
             self._httpd.server_close()
 
     def start(self) -> PlayerServer:
@@ -246,18 +285,21 @@ class PlayerServer:
             if len(parts) == 1 and parts[0] in self._players:
                 return 200, f"Player {parts[0]} here"
             if len(parts) == 1:
-                return 404, f"No such player {parts[0]}"
-            return 404, {"error": f"no route GET {path}: try GET /<player>"}
+                return 404, f"No such player {_cut(parts[0])}"
+            return 404, {"error": f"no route GET {_cut(path)}: try GET /<player>"}
         if method != "POST":
-            return 405, {"error": f"method {method} is not allowed"}
+            return 405, {"error": f"method {_cut(method)} is not allowed"}
         if len(parts) != 2 or parts[1] not in ROUTES:
             return 404, {
-                "error": f"no route POST {path}: the routes are /<player>/"
+                "error": f"no route POST {_cut(path)}: the routes are /<player>/"
                 + ", /<player>/".join(ROUTES)
             }
         name, route = parts
         if name not in self._players:
-            return 400, {"error": f"player {name!r} not found; this service has {self.names}"}
+            return 400, {
+                "error": f"player {describe(name, typed=False)} not found; "
+                f"this service has {self.names}"
+            }
         mime = content_type.split(";", 1)[0].strip().lower()
         if mime not in _JSON_TYPES and not mime.endswith("+json"):
             return 415, {
@@ -292,6 +334,11 @@ class PlayerServer:
         return 200, write_answer(route, action)
 
 
+def _cut(text: str) -> str:
+    """A part of the request, for an answer: whole if short, else its start (paths are 64 KB)."""
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _always(bot: Bot) -> Callable[[int], Bot]:
     """A factory that gives the one shared bot."""
 
@@ -320,97 +367,3 @@ def _request_seed(seed: int, name: str, data: object) -> int:
         data = {key: value for key, value in data.items() if key != "gameId"}
     text = json.dumps([seed, name, data], sort_keys=True, separators=(",", ":"))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64
-    player_server: PlayerServer
-
-
-class _Server6(_Server):
-    address_family = socket.AF_INET6
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    timeout = 30  # seconds a connection may stay silent
-    # Headers and body leave in one write: with two small writes, Nagle's algorithm and the
-    # client's delayed ACK cost ~40 ms per request on a kept-alive connection.
-    wbufsize = 1 << 16
-    disable_nagle_algorithm = True
-    server: _Server
-    _started = 0.0
-
-    def parse_request(self) -> bool:
-        """Start each request's clock as its request line is read."""
-        self._started = time.perf_counter()
-        return super().parse_request()
-
-    def do_GET(self) -> None:
-        self._respond(b"")
-
-    def do_POST(self) -> None:
-        body = self._body()
-        if body is not None:
-            self._respond(body)
-
-    def do_PUT(self) -> None:  # any other method: 405, with its body read and dropped
-        if self._body() is not None:
-            self._respond(b"")
-
-    do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = do_TRACE = do_PUT  # noqa: N815
-
-    def _body(self) -> bytes | None:
-        """The request's body; ``None`` once a 411 or 413 was sent (and the connection closes)."""
-        length = self.headers.get("Content-Length")
-        if length is None and self.command != "POST":
-            return b""
-        if length is None or not length.isdigit():
-            self.close_connection = True  # a body, if any, cannot be skipped
-            self._send(411, {"error": f"a {self.command} needs a Content-Length"})
-            return None
-        if int(length) > _MAX_BODY:
-            self.close_connection = True
-            self._send(413, {"error": f"the body is over {_MAX_BODY} bytes"})
-            return None
-        return self.rfile.read(int(length))
-
-    def _respond(self, body: bytes) -> None:
-        try:
-            status, payload = self.server.player_server.answer(
-                self.command, self.path, body, self.headers.get("Content-Type", "")
-            )
-        except Exception as exc:  # noqa: BLE001  (a request must never stop the server)
-            _log.exception("error answering %s %s", self.command, self.path)
-            status, payload = 500, {"error": f"internal error: {type(exc).__name__}: {exc}"}
-        self._send(status, payload)
-
-    def _send(self, status: int, payload: Any) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
-        milliseconds = (time.perf_counter() - self._started) * 1000
-        what = payload if status < 400 or not isinstance(payload, dict) else payload["error"]
-        _log.info(
-            '%s "%s %s" %d %.1f ms %s',
-            self.client_address[0],
-            self.command,
-            self.path,
-            status,
-            milliseconds,
-            what,
-        )
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        """Nothing: :meth:`_send` logs each request in one line, with its time and answer."""
-
-    def log_error(self, format: str, *args: Any) -> None:  # noqa: A002  (http.server's name)
-        """Requests that http.server refuses itself (a malformed request line, say)."""
-        _log.warning("%s " + format, self.client_address[0], *args)
