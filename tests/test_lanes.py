@@ -78,7 +78,7 @@ def test_without_an_extra_its_files_skip_or_fail_under_jass_require_extras(
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "src")])}
     env["JASS_REQUIRE_EXTRAS"] = "1" if required else ""
-    files = ["src/jass/seats.py", "src/jass/executors.py", "src/jass/envs/rewards.py"]
+    files = ["src/jass/core/seats.py", "src/jass/executors.py", "src/jass/envs/rewards.py"]
     files.append("tests/test_encoding.py")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", *files],
