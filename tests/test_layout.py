@@ -124,7 +124,9 @@ def test_imports_go_one_way(module: str) -> None:
         row = _row_of(target, rows)
         if row is None or row > own:
             upward.append(f"{name} ({target})")
-    assert upward == [], f"{module} imports from a row below its own in the map (a higher layer): {upward}"
+    assert upward == [], (
+        f"{module} imports from a row below its own in the map (a higher layer): {upward}"
+    )
 
 
 @pytest.mark.parametrize("layer", LAYERS)
