@@ -17,10 +17,10 @@ holds no trump but perhaps the Buur, and a seat that undertrumped holds only tru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, Final, Protocol
 
-from jass.core.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
+from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands
 from jass.core.scoring import GameResult, HandScore
@@ -28,8 +28,9 @@ from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult
 from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
 from jass.engine.hand import GameSetup, HandInfo, Phase, Trick, completed_tricks
+from jass.engine.inference import excluded_cards, known_holdings, marker_holder
 from jass.errors import InvalidInputError
-from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
+from jass.rules import RuleSet
 
 __all__ = ["PlayerView", "excluded_cards"]
 
@@ -152,6 +153,16 @@ class PlayerView:
         True
         """
         return self._game.ruleset
+
+    @property
+    def setup(self) -> GameSetup:
+        """Where the game started: the scores, a given first dealer, the hands played before.
+
+        >>> import jass
+        >>> jass.Game.new(seed=5, dealer=2).view(0).setup.dealer
+        <Seat.S2: 2>
+        """
+        return self._game.setup
 
     @property
     def phase(self) -> Phase:
@@ -573,26 +584,11 @@ class PlayerView:
         seat = Seat(seat)
         if seat == self.seat:
             return self.hand
-        bits = 0
-        for holder, weis in self.shown_weis:
-            if holder == seat:
-                bits |= weis.cards
-        contract = self.contract
-        suit = contract.trump_suit if contract is not None else None
-        if self.stoeck == seat and suit is not None:
-            # Stöck shown to finish (R9.4) may still be in the hand: trump King and Queen.
-            bits |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
-        dealer = self.dealer
-        ruleset = self.ruleset
-        if (
-            self.hand_number == 0
-            and ruleset.first_hand_rule is FirstHandRule.MARKER_CARD
-            and self._game.setup.dealer is None
-            and dealer is not None
-            and seat == dealer.next
-        ):
-            bits |= 1 << ruleset.first_hand_marker  # its holder leads the first hand
-        return CardSet(bits) - self.played
+        marker = marker_holder(
+            self.ruleset, self.hand_number, self.dealer, self.setup.dealer is not None
+        )
+        known = known_holdings(self.shown_weis, self.stoeck, self.contract, marker, self.ruleset)
+        return CardSet(known[seat]) - self.played
 
     def voids(self, seat: Seat | int) -> tuple[Suit, ...]:
         """The suits ``seat`` is known to hold no card of (from :attr:`excluded`).
@@ -670,55 +666,3 @@ _set_game: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_game
 _set_tricks: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_tricks"].__set__
 _set_excluded: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_excluded"].__set__
 _set_declared: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_declared"].__set__
-
-
-def excluded_cards(
-    plays: Sequence[tuple[Seat, Card]],
-    contract: Contract,
-    ruleset: RuleSet,
-    *,
-    unchecked: Collection[int] = (),
-) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """For each seat, the cards the rules show it cannot hold, from the cards played.
-
-    Each card played was legal (rule book §5), except the plays whose indexes are in
-    ``unchecked`` (cards another engine allowed, read from its records), which tell nothing.
-    A legal card tells:
-
-    - a card of neither the led suit nor trumps: the seat had no card of the led suit;
-    - no trump on a trump lead: the seat's only trump, if any, is the Buur;
-    - a trump under the best trump of the trick on a plain lead: the seat held only trumps
-      (and under ``ONLY_IF_NO_HIGHER``, no trump that would have beaten it).
-
-    >>> from jass import Card, Contract, Seat, rules
-    >>> plays = [(Seat(0), Card.parse("AH")), (Seat(1), Card.parse("6S"))]
-    >>> excluded_cards(plays, Contract.OBENABE, rules.SCHIEBER)[1].suit(Suit.HEARTS)
-    CardSet.parse('6H 7H 8H 9H 10H JH QH KH AH')
-    """
-    excluded = [0, 0, 0, 0]
-    trumps = contract.trump_mask
-    above = contract.above
-    for start in range(0, len(plays), 4):
-        trick = plays[start : start + 4]
-        led_mask = SUIT_MASKS[trick[0][1] // 9]
-        top = _FULL  # the trumps that beat every trump in the trick so far
-        for offset, (seat, card) in enumerate(trick[1:], start + 1):
-            bit = 1 << card
-            if not bit & led_mask and offset not in unchecked:
-                if not bit & trumps:
-                    # Neither followed nor trumped: no card of the led suit (or, on a trump
-                    # lead, no trump but the Buur).
-                    excluded[seat] |= led_mask & ~contract.buur if led_mask == trumps else led_mask
-                elif led_mask != trumps and top != _FULL and not bit & top:
-                    # Undertrumped on a plain lead: the hand held trumps only.
-                    excluded[seat] |= _FULL & ~trumps
-                    if ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER:
-                        excluded[seat] |= top
-            if bit & trumps:
-                top &= above[card]
-    return (
-        CardSet(excluded[0]),
-        CardSet(excluded[1]),
-        CardSet(excluded[2]),
-        CardSet(excluded[3]),
-    )

@@ -30,6 +30,7 @@ import numpy as np
 from jass.core.seats import Team
 from jass.engine.actions import NUM_ACTIONS, DeclareWeis, Thank
 from jass.engine.game import Game
+from jass.engine.inference import known_holdings, marker_holder
 from jass.engine.view import PlayerView
 from jass.envs import _layout as lay
 from jass.envs._encoder import Encoder
@@ -95,9 +96,10 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
         played[player] |= 1 << card
     # view.known_cards(seat) for the other seats, with the shared part worked out once
     unplayed = ~(played[0] | played[1] | played[2] | played[3])
-    known = lay.known_base(
-        view.shown_weis, view.stoeck, view.contract, view.hand_number, view.dealer, view.ruleset
+    marker = marker_holder(
+        view.ruleset, view.hand_number, view.dealer, view.setup.dealer is not None
     )
+    known = known_holdings(view.shown_weis, view.stoeck, view.contract, marker, view.ruleset)
     known = [cards & unplayed for cards in known]
     buf = bytearray(_SIZE)
     lay.write_cards(
