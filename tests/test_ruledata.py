@@ -93,6 +93,6 @@ def test_cached_and_immutable() -> None:
 
 def test_bad_input_is_named() -> None:
     with pytest.raises(InvalidInputError, match="needs a Contract"):
-        rule_data(Suit.HEARTS, rules.SCHIEBER)
+        rule_data(Suit.HEARTS, rules.SCHIEBER)  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="needs a RuleSet"):
-        rule_data(Contract.OBENABE, "SCHIEBER")
+        rule_data(Contract.OBENABE, "SCHIEBER")  # type: ignore[arg-type]

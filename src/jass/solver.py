@@ -38,10 +38,10 @@ import attrs
 from jass._budgets import count_or_none, seconds_or_none
 from jass.core.cards import CARDS, Card
 from jass.core.contracts import Contract
-from jass.core.scoring import credited_team, team_match_bonus
+from jass.core.ruledata import rule_data
 from jass.engine.hand import Phase
 from jass.errors import InvalidInputError
-from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
+from jass.rules import SCHIEBER, RuleSet
 from jass.search._minimax import _Budget, _Search
 from jass.search._solver_tables import _tables
 
@@ -65,8 +65,8 @@ class Solution:
     Attributes:
         points: what the side to move makes from here (card points, last trick, its match
             bonus); the lower bound when the solve did not finish.
-        difference: its points minus the opponents' from here, both bonuses counted.
-        lower, upper: proven bounds on the difference (equal when exact).
+        lower, upper: proven bounds on the difference, its points minus the opponents' from
+            here, both bonuses counted (equal, and the difference, when exact).
         best: a card for the player to move that achieves the value (the best found so far
             when not exact).
         exact: whether the search finished.
@@ -74,12 +74,11 @@ class Solution:
         table_size: entries in the transposition table at the end (about 400 bytes each, with
             the two-trick values).
 
-    >>> Solution(10, -137, -137, -137, Card.parse("6S"), True, 1, 0).exact
+    >>> Solution(10, -137, -137, Card.parse("6S"), True, 1, 0).exact
     True
     """
 
     points: int
-    difference: int
     lower: int
     upper: int
     best: Card | None
@@ -116,12 +115,12 @@ class Solver(_Search):
         self.contract = contract
         self.ruleset = ruleset
         self.table_limit = table_limit
-        self._strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
-        # The Misère swap (scoring.credited_team) as the sign of what a team takes.
-        self._sign = 1 if credited_team(0, contract) == 0 else -1
-        tables = _tables(contract, ruleset.old_undenufe, self._strict)
+        data = self._data = rule_data(contract, ruleset)
+        # The Misère swap (RuleData.credit_swap) as the sign of what a team takes.
+        self._sign = -1 if data.credit_swap else 1
+        tables = _tables(contract, data)
         self._table = tables.points
-        self._keys = contract.win_keys
+        self._keys = data.win_keys
         self._lead_rank = tables.lead_rank
         self._orders = tables.orders
         self._suit_points = tables.suit_points
@@ -192,11 +191,9 @@ class Solver(_Search):
         self._limit = node_limit or 1 << 62
         self._deadline = time.perf_counter() + time_limit if time_limit else 0.0
         match = (1 if tricks[1] == 0 else 0) | (2 if tricks[0] == 0 else 0)
-        rules, contract = self.ruleset, self.contract
-        bonus = (
-            team_match_bonus(0, declaring_team, contract, rules),
-            team_match_bonus(1, declaring_team, contract, rules),
-        )
+        data = self._data
+        own_bonus, other_bonus = data.match_bonus, data.counter_match_bonus
+        bonus = (own_bonus, other_bonus) if declaring_team == 0 else (other_bonus, own_bonus)
         # The tables are keyed by the cards left, which tell who holds what only while every
         # card stays with the seat that held it in earlier solves: another deal, or other
         # bonuses, need fresh tables.
@@ -263,7 +260,7 @@ class Solver(_Search):
             points = 0
         else:
             points = (left + lo) // 2
-        return Solution(points, lo, lo, hi, CARDS[best], exact, self.nodes, len(self._tt))
+        return Solution(points, lo, hi, CARDS[best], exact, self.nodes, len(self._tt))
 
     def _on_fresh_stack(
         self, search: Callable[[], tuple[int, int, int | None, bool]]

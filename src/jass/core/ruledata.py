@@ -26,7 +26,6 @@ them for every contract under every preset.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from jass.core.cards import Rank
@@ -39,6 +38,9 @@ __all__ = ["COUNTER_MATCH_RULES", "LAST_TRICK_BONUS", "RuleData", "rule_data"]
 
 #: The points of the last trick (rule book R2.3).
 LAST_TRICK_BONUS: Final = 5
+#: Rule sets whose rule data is kept (each a tuple by contract index).
+_CACHE_LIMIT: Final = 256
+_CACHE: Final[dict[RuleSet, tuple[RuleData, ...]]] = {}
 #: The ``counter_match`` options in the order of :attr:`RuleData.counter_match`'s numbers.
 COUNTER_MATCH_RULES: Final[tuple[CounterMatch, ...]] = tuple(CounterMatch)
 
@@ -97,7 +99,6 @@ class RuleData(NamedTuple):
     multiplier: int
 
 
-@lru_cache(maxsize=256)  # seven contracts under a few rule sets; bounded all the same
 def rule_data(contract: Contract, ruleset: RuleSet) -> RuleData:
     """The :class:`RuleData` of ``contract`` under ``ruleset``, built once and cached.
 
@@ -115,10 +116,23 @@ def rule_data(contract: Contract, ruleset: RuleSet) -> RuleData:
     ...
     jass.errors.InvalidInputError: rule_data needs a Contract, got str 'obenabe'
     """
-    if not isinstance(contract, Contract):
-        raise InvalidInputError(f"rule_data needs a Contract, got {describe(contract)}")
+    # One dict lookup (the rule set's hash is cached) and one index: legal_cards calls this.
+    try:
+        return _CACHE[ruleset][contract.index]
+    except (KeyError, AttributeError, TypeError):
+        pass
     if not isinstance(ruleset, RuleSet):
         raise InvalidInputError(f"rule_data needs a RuleSet, got {describe(ruleset)}")
+    if not isinstance(contract, Contract):
+        raise InvalidInputError(f"rule_data needs a Contract, got {describe(contract)}")
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()  # a bound on a process that builds rule sets without end
+    _CACHE[ruleset] = tuple(_build(each, ruleset) for each in Contract.all())
+    return _CACHE[ruleset][contract.index]
+
+
+def _build(contract: Contract, ruleset: RuleSet) -> RuleData:
+    """The rule data of ``contract`` under ``ruleset``, from the rules' own functions."""
     suit = contract.trump_suit
     buur = -1 if suit is None else int(9 * suit + Rank.JACK)
     return RuleData(

@@ -23,9 +23,7 @@ from jass.core.scoring import (
     EndReason,
     GameResult,
     ScoringEvent,
-    credited_team,
     schneider,
-    team_match_bonus,
 )
 from jass.core.seats import Team
 from jass.core.weis import Weis, WeisResult, resolve_declared_weis
@@ -40,6 +38,7 @@ __all__ = [
     "credit_step",
     "current_step",
     "end_game",
+    "needs_full_step",
     "stoeck_to_show",
     "thank",
     "trick_events",
@@ -95,7 +94,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
         else:
             events = sorted(events, key=lambda event: rank[event[0]])
     claimer = -1  # the team that may still claim unscored Stöck now (R9.4)
-    stoeck = STOECK_POINTS * ctx.multiplier
+    stoeck = STOECK_POINTS * ctx.data.multiplier
     target = facts.auto_target
     if (
         facts.claim_stoeck
@@ -107,7 +106,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
         return credit(ledger, _STOECK, claimer, STOECK_POINTS, step)
     for kind, team, points in events:
         if team == claimer and target is not None:
-            total = ledger[2][team] + points * ctx.multiplier
+            total = ledger[2][team] + points * ctx.data.multiplier
             if total < target <= total + stoeck:  # together; not when the event alone finishes
                 ledger = credit(ledger, _STOECK, team, STOECK_POINTS, step)
                 claimer = -1
@@ -130,7 +129,7 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
     (0, 50)
     """
     ctx, tally, scores = ledger
-    amount = points * ctx.multiplier
+    amount = points * ctx.data.multiplier
     before = scores[team]
     scores = add_to(scores, team, amount)
     if kind is _WEIS:
@@ -149,6 +148,29 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
         if facts.auto_target is not None:
             return end_game((ctx, tally, scores), _TEAMS[team], EndReason.TARGET_REACHED, kind)
     return (ctx, tally, scores)
+
+
+def needs_full_step(ctx: HandContext, tally: HandCredits, completed: int) -> bool:
+    """Whether the trick that makes ``completed`` tricks needs :func:`trick_events`.
+
+    Most tricks only add their points to one team's total (the state machine does that
+    inline); the full step is needed after the last trick (the 5 and the match), after
+    trick 1 when Weis are played (they are resolved then, R7.8), while a Weis waits for its
+    team's first trick (``weis_requires_trick``), and while Stöck may still be claimed to
+    finish (R9.4).
+
+    >>> import jass
+    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
+    >>> needs_full_step(ctx, NO_CREDITS, 9), needs_full_step(ctx, NO_CREDITS, 4)
+    (True, False)
+    """
+    return (
+        completed == 9
+        or (completed == 1 and ctx.weis_on)
+        or tally.weis_pending >= 0
+        or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not tally.stoeck_done)
+    )
 
 
 def trick_events(
@@ -170,13 +192,15 @@ def trick_events(
     ctx, tally, scores = ledger
     team = winner & 1
     completed = tricks_won[0] + tricks_won[1]
+    data = ctx.data
     if completed == 9:
-        points += 5
+        points += data.last_trick_bonus
         if tricks_won[team] == 9:
             hand = ctx.hand_info
             assert hand is not None  # noqa: S101
-            points += team_match_bonus(team, hand.declaring_team, ctx.contract, ctx.rules)
-    events: list[Event] = [(_TRICK, credited_team(team, ctx.contract), points)]
+            declarer = team == hand.declaring_team
+            points += data.match_bonus if declarer else data.counter_match_bonus
+    events: list[Event] = [(_TRICK, team ^ data.credit_swap, points)]
     if not ctx.weis_on:
         return ledger, events
     if completed == 1:
@@ -287,7 +311,7 @@ def thank(ledger: Ledger, team: Team, step: int, *, hand_open: bool) -> Ledger:
     """
     ctx, tally, scores = ledger
     target = ctx.rules.target
-    stoeck = STOECK_POINTS * ctx.multiplier
+    stoeck = STOECK_POINTS * ctx.data.multiplier
     if stoeck_to_show(ctx, tally) == team and scores[team] < target <= scores[team] + stoeck:
         ledger = credit(ledger, _STOECK, team, STOECK_POINTS, step)
         if ledger[0].outcome is not None:  # AUTO: the claim itself ended the game

@@ -41,7 +41,7 @@ from jass.core.scoring import (
 from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult, find_weis
 from jass.engine import _crediting as crediting
-from jass.engine._crediting import STOECK_POINTS, Event, Ledger, add_to
+from jass.engine._crediting import STOECK_POINTS, Event, Ledger, add_to, needs_full_step
 from jass.engine.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.engine.hand import (
     NO_CREDITS,
@@ -430,7 +430,7 @@ class Game:
         >>> Game.new(seed=1).deal().tricks
         ()
         """
-        return completed_tricks(self._plays, self._ctx.contract, self._ctx.table)
+        return completed_tricks(self._plays, self._ctx.contract, self._ctx.data.points)
 
     @property
     def weis_result(self) -> WeisResult | None:
@@ -524,7 +524,7 @@ class Game:
             if trick:
                 ctx = self._ctx
                 legal = _new_set(
-                    CardSet, legal_mask(int(hand), trick, ctx.contract, ctx.strict_undertrump)
+                    CardSet, legal_mask(int(hand), trick, ctx.data)
                 )
             else:
                 legal = hand  # any card may be led (R5.1)
@@ -1199,7 +1199,7 @@ def _trick_completed(
     """The state after a trick's fourth card: the trick credited, and the hand if it was last."""
     # play.trick_winner, inlined for speed; tests/test_view_fresh.py cross-checks the seats
     # this gives against the kernel.
-    keys = ctx.contract.win_keys[trick[0] // 9]
+    keys = ctx.data.win_keys[trick[0] // 9]
     best = 0
     best_key = keys[trick[0]]
     for index in (1, 2, 3):
@@ -1215,17 +1215,13 @@ def _trick_completed(
         (_SEATS[(leader + 2) & 3], trick[2]),
         (_SEATS[(leader + 3) & 3], trick[3]),
     )
-    table = ctx.table
+    data = ctx.data
+    table = data.points
     taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
     tricks_won = (tricks_won[0] + 1 - team, tricks_won[1] + team)
     completed = tricks_won[0] + tricks_won[1]
     step = ctx.hand_step + completed - 1
-    if (
-        completed == 9
-        or (completed == 1 and ctx.weis_on)
-        or tally.weis_pending >= 0
-        or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not tally.stoeck_done)
-    ):
+    if needs_full_step(ctx, tally, completed):
         ledger, events = crediting.trick_events(
             (ctx, tally, scores), winner, taken, tricks_won
         )
@@ -1234,9 +1230,9 @@ def _trick_completed(
         # Only the trick scores: crediting.credit, inlined for speed, unless it reaches the
         # target (then credit does it, the end of the game included). The property tests
         # check every hand's totals against scoring.score_hand.
-        credited = team ^ ctx.misere
+        credited = team ^ data.credit_swap
         before = scores[credited]
-        after = before + taken * ctx.multiplier
+        after = before + taken * data.multiplier
         target = ctx.facts.reach_target
         if target is not None and before < target <= after:
             ctx, tally, scores = crediting.credit(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
@@ -22,11 +23,12 @@ from jass.core.cards import Card, Rank
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands
 from jass.core.play import trick_winner
-from jass.core.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
+from jass.core.ruledata import RuleData, rule_data
+from jass.core.scoring import GameResult, HandScore, ScoringEvent, event_order
 from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult, find_weis
 from jass.errors import InvalidInputError
-from jass.rules import EndMode, RuleSet, UndertrumpRule, WeisDeclaration
+from jass.rules import EndMode, RuleSet, WeisDeclaration
 
 __all__ = ["GameSetup", "HandInfo", "Phase", "Trick"]  # the rest is internal to the state machine
 
@@ -319,34 +321,32 @@ class HandContext:
 
     __slots__ = (
         "contract",
+        "data",
         "facts",
         "found",
         "hand_info",
         "hand_step",
         "manual_weis",
-        "misere",
-        "multiplier",
         "outcome",
         "reached",
         "results",
         "rules",
         "stoeck_mask",
         "stoeck_seat",
-        "strict_undertrump",
-        "table",
         "unchecked",
         "weis_on",
     )
 
     contract: Contract
+    #: The rule data of the contract under the rule set: card points, multiplier, the
+    #: undertrump flag and the Misère swap that the hot path reads.
+    data: RuleData
     facts: GameFacts
     #: Each seat's Weis as find_weis finds them in its dealt cards, found on first need.
     found: list[tuple[Weis, ...] | None]
     hand_info: HandInfo | None
     hand_step: int
     manual_weis: bool
-    misere: int
-    multiplier: int
     outcome: GameResult | None
     #: For each team, (game-wide trick index, event rank) of the event that reached the target.
     reached: tuple[tuple[int, int] | None, tuple[int, int] | None]
@@ -354,9 +354,6 @@ class HandContext:
     rules: RuleSet
     stoeck_mask: int
     stoeck_seat: int
-    #: undertrump_only_trumps is ONLY_IF_NO_HIGHER: the ``strict`` of play.legal_mask.
-    strict_undertrump: bool
-    table: tuple[int, ...]
     #: The indexes (into the hand's plays) of cards played without the rules' check.
     unchecked: frozenset[int]
     weis_on: bool
@@ -366,8 +363,6 @@ class HandContext:
         self.rules = facts.rules
         self.results = ()
         self.outcome = None
-        strict = UndertrumpRule.ONLY_IF_NO_HIGHER
-        self.strict_undertrump = self.rules.undertrump_only_trumps is strict
         self.reached = (None, None)
         self._derive(None)
 
@@ -380,10 +375,7 @@ class HandContext:
         contract = hand.contract if hand is not None else None
         # A placeholder contract before one is named: read only in the PLAY phase.
         self.contract = contract if contract is not None else Contract.OBENABE
-        self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
-        self.multiplier = rules.multiplier(self.contract)
-        # The Misère swap as an XOR flag for the hot path (scoring.credited_team is the rule).
-        self.misere = credited_team(0, self.contract)
+        self.data = rule_data(self.contract, rules)
         self.weis_on = rules.weis and contract is not None
         self.manual_weis = self.weis_on and rules.weis_declaration is WeisDeclaration.MANUAL
         #: The game-wide index of this hand's first trick: scoring steps count tricks.
@@ -401,25 +393,10 @@ class HandContext:
                     self.stoeck_mask = pair
 
     def _clone(self) -> HandContext:
+        """A copy of every slot (the same hand: ``found``, its cache, is shared)."""
         new = object.__new__(HandContext)
-        new.contract = self.contract
-        new.facts = self.facts
-        new.found = self.found  # the same hand: the same cache
-        new.hand_info = self.hand_info
-        new.hand_step = self.hand_step
-        new.manual_weis = self.manual_weis
-        new.misere = self.misere
-        new.multiplier = self.multiplier
-        new.outcome = self.outcome
-        new.reached = self.reached
-        new.results = self.results
-        new.rules = self.rules
-        new.stoeck_mask = self.stoeck_mask
-        new.stoeck_seat = self.stoeck_seat
-        new.strict_undertrump = self.strict_undertrump
-        new.table = self.table
-        new.unchecked = self.unchecked
-        new.weis_on = self.weis_on
+        for name, value in zip(_CONTEXT_SLOTS, _context_values(self), strict=True):
+            _set_slot(new, name, value)
         return new
 
     def found_weis(self, seat: int) -> tuple[Weis, ...]:
@@ -471,15 +448,27 @@ class HandContext:
         return new
 
     def key(self) -> tuple[object, ...]:
-        """What equality and hashing of a state compare (the rest is derived)."""
-        facts = self.facts
-        return (
-            facts.rules,
-            facts.seed,
-            facts.setup,
-            self.hand_info,
-            self.results,
-            self.outcome,
-            self.reached,
-            self.unchecked,
-        )
+        """What equality and hashing of a state compare: the slots in :data:`_CONTEXT_KEY`.
+
+        The rest is derived from these (the contract's data, the Stöck holder) or a cache
+        (``found``).
+        """
+        return _context_key(self)
+
+
+#: Every slot of a hand context, and those that equality compares (the others follow from
+#: them). A new slot goes into ``__slots__`` and, unless derived, into _CONTEXT_KEY.
+_CONTEXT_SLOTS: Final = HandContext.__slots__
+_CONTEXT_KEY: Final = (
+    "facts.rules",
+    "facts.seed",
+    "facts.setup",
+    "hand_info",
+    "results",
+    "outcome",
+    "reached",
+    "unchecked",
+)
+_context_values: Final = operator.attrgetter(*_CONTEXT_SLOTS)
+_context_key: Final = operator.attrgetter(*_CONTEXT_KEY)
+_set_slot: Final = object.__setattr__

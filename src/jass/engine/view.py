@@ -22,6 +22,7 @@ from typing import Any, Final, Protocol
 
 from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from jass.core.contracts import Contract
+from jass.core.ruledata import rule_data
 from jass.core.dealing import DealtHands
 from jass.core.scoring import GameResult, HandScore
 from jass.core.seats import Seat, Team
@@ -299,7 +300,7 @@ class PlayerView:
             completed_tricks(
                 self._game.plays,
                 contract,
-                contract.card_points(old_undenufe=self._game.ruleset.old_undenufe),
+                rule_data(contract, self._game.ruleset).points,
             )
             if contract is not None
             else ()

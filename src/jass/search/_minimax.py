@@ -16,6 +16,7 @@ from typing import Any
 
 from jass.core.contracts import Contract
 from jass.core.play import legal_mask, trick_winner
+from jass.core.ruledata import RuleData
 from jass.search._solver_tables import (
     _CACHE_LIMIT,
     _INFINITY,
@@ -40,7 +41,7 @@ class _Search:
     contract: Contract
     table_limit: int
     nodes: int
-    _strict: bool
+    _data: RuleData
     _sign: int
     _table: tuple[int, ...]
     _keys: tuple[tuple[int, ...], ...]
@@ -194,7 +195,7 @@ class _Search:
         """The legal cards among ``reps`` on a trick led by ``led`` and held by ``top``."""
         if len(self._follows) >= _CACHE_LIMIT:
             self._follows.clear()
-        legal = legal_mask(reps, [led] if top == led else [led, top], self.contract, self._strict)
+        legal = legal_mask(reps, [led] if top == led else [led, top], self._data)
         # The order depends only on which legal cards beat the trick: many hands and tricks
         # share one list.
         beats = legal & self._beats[top]

@@ -12,11 +12,11 @@ undertrump rules shares.
 
 from __future__ import annotations
 
-import functools
 from typing import Final
 
 from jass.core.cards import Suit
 from jass.core.contracts import Contract
+from jass.core.ruledata import RuleData
 
 #: The suit of each card, as an index 0-3 (play._SUIT_MASK_OF gives it as a mask).
 _SUIT_INDEX_OF: Final = tuple(card // 9 for card in range(36))
@@ -50,9 +50,9 @@ def _cards_of(mask: int) -> tuple[int, ...]:
 class _Tables:
     """What solvers of one contract under the same point and undertrump rules share."""
 
-    def __init__(self, contract: Contract, old_undenufe: bool) -> None:
-        self.points = contract.card_points(old_undenufe=old_undenufe)
-        self.power = tuple(contract.win_keys[card // 9][card] for card in range(36))
+    def __init__(self, contract: Contract, data: RuleData) -> None:
+        self.points = data.points
+        self.power = tuple(data.win_keys[card // 9][card] for card in range(36))
         self.lead_rank = tuple(-(self.points[c] + 2 * self.power[c]) for c in range(36))
         # The cards that beat each card when it holds a trick (it is of the led suit or a
         # trump): the higher ones of its suit, and every trump unless it is one.
@@ -81,8 +81,23 @@ class _Tables:
         self.sorted: dict[int, tuple[int, ...]] = {}
 
 
-@functools.cache
-def _tables(contract: Contract, old_undenufe: bool, strict: bool) -> _Tables:  # noqa: ARG001
-    # ``strict`` changes the legal cards and so the cached move lists: a table of its own.
-    return _Tables(contract, old_undenufe)
+#: Tables kept, by (contract, undertrump rule, card points): a long-lived process that meets
+#: many rule sets starts over rather than grow.
+_TABLES_LIMIT: Final = 32
+_TABLES: Final[dict[tuple[int, int, tuple[int, ...]], _Tables]] = {}
 
+
+def _tables(contract: Contract, data: RuleData) -> _Tables:
+    """The shared tables of ``contract`` under ``data``'s card points and undertrump rule.
+
+    The undertrump rule changes the legal cards, and so the cached move lists: solvers
+    under the two rules keep tables of their own. Other options (the bonuses, the
+    multiplier) do not change them.
+    """
+    key = (data.contract, data.strict_undertrump, data.points)
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        found = _TABLES[key] = _Tables(contract, data)
+    return found
