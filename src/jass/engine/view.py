@@ -22,8 +22,8 @@ from typing import Any, Final, Protocol
 
 from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from jass.core.contracts import Contract
-from jass.core.ruledata import rule_data
 from jass.core.dealing import DealtHands
+from jass.core.ruledata import rule_data
 from jass.core.scoring import GameResult, HandScore
 from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult
