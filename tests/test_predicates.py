@@ -125,7 +125,7 @@ def test_declare_weis_refuses_a_string_clearly() -> None:
 # --- immutability ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [*_FIELDS, "_legal", "phase", "scores", "new_name"])
+@pytest.mark.parametrize("name", [*_FIELDS, "_legal", "_hash", "phase", "scores", "new_name"])
 def test_no_attribute_can_be_set_or_deleted(name: str) -> None:
     game = Game.new(seed=9).deal()
     before = pickle.dumps(game)
@@ -146,8 +146,8 @@ def test_the_scores_cannot_be_overwritten() -> None:
 def test_build_takes_the_fields_in_slot_order() -> None:
     # _build is the one place that sets the fields; its parameters follow _FIELDS.
     names = _build.__code__.co_varnames[: _build.__code__.co_argcount]
-    assert ["_" + name for name in names] == ["_ctx", "_tally", *_FIELDS[2:]]
-    assert set(_FIELDS) | {"_legal"} == set(Game.__slots__)
+    assert ["_" + name.rstrip("_") for name in names] == ["_ctx", "_tally", *_FIELDS[2:]]
+    assert set(_FIELDS) | {"_legal", "_hash"} == set(Game.__slots__)
 
 
 def test_the_legal_moves_cache_is_invisible() -> None:

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 from typing import Final
 
+from jass.core.cards import Card
 from jass.core.scoring import (
     EndReason,
     GameResult,
     ScoringEvent,
     schneider,
 )
-from jass.core.seats import Team
+from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult, resolve_declared_weis
-from jass.engine.hand import HandContext, HandCredits
+from jass.engine._context import HandContext, HandCredits
+from jass.engine._public import Round, new_round
 
 __all__ = [
     "STOECK_POINTS",
@@ -41,12 +43,14 @@ __all__ = [
     "needs_full_step",
     "stoeck_to_show",
     "thank",
+    "trick_completed",
     "trick_events",
 ]
 
 #: Unmultiplied value of the Stöck (rule book R8.1).
 STOECK_POINTS: Final = 20
 _TEAMS: Final = tuple(Team)
+_SEATS: Final = tuple(Seat)
 _STOECK: Final = ScoringEvent.STOECK
 _WEIS: Final = ScoringEvent.WEIS
 _TRICK: Final = ScoringEvent.TRICK
@@ -78,7 +82,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
     Crediting stops at the event that ends the game.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER.evolve(target=100), 1))
     >>> after = credit_step((ctx, NO_CREDITS, (90, 0)), [(ScoringEvent.TRICK, 0, 12)], 0)
     >>> after[2], after[0].outcome.winner
@@ -123,7 +127,7 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
     there (R9.3).
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> credit((ctx, NO_CREDITS, (0, 0)), ScoringEvent.WEIS, 1, 50, 0)[1].weis_credit
     (0, 50)
@@ -160,7 +164,7 @@ def needs_full_step(ctx: HandContext, tally: HandCredits, completed: int) -> boo
     finish (R9.4).
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> needs_full_step(ctx, NO_CREDITS, 9), needs_full_step(ctx, NO_CREDITS, 4)
     (True, False)
@@ -184,7 +188,7 @@ def trick_events(
     after the Weis team's first trick.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> trick_events((ctx, NO_CREDITS, (0, 0)), 1, 20, (4, 1))[1]
     [(<ScoringEvent.TRICK: 'trick'>, 1, 20)]
@@ -242,7 +246,7 @@ def end_game(
     """The ledger of a game that ends now; ``hand_open`` tells whether a hand was started.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> end_game((ctx, NO_CREDITS, (0, 0)), Team(1), EndReason.FALSE_THANK,
     ...          hand_open=False)[0].outcome.hands_played
@@ -269,7 +273,7 @@ def current_step(ctx: HandContext, tally: HandCredits, completed: int) -> int:
     of this hand completed so far.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> current_step(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS, 0)
     -1
     """
@@ -285,7 +289,7 @@ def stoeck_to_show(ctx: HandContext, tally: HandCredits) -> int:
     Only under ``stoeck_claim_anytime_to_finish``, once a trump contract is named.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> stoeck_to_show(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS)
     -1
     """
@@ -303,7 +307,7 @@ def thank(ledger: Ledger, team: Team, step: int, *, hand_open: bool) -> Ledger:
     under way.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> thank((ctx, NO_CREDITS, (0, 0)), Team(0), -1,
     ...       hand_open=False)[0].outcome.reason.name
@@ -332,3 +336,73 @@ def _event_of(team: Team, ctx: HandContext) -> ScoringEvent | None:
         return None
     ranks = ctx.facts.event_rank
     return next(event for event, rank in ranks.items() if rank == reached[1])
+
+
+def trick_completed(
+    ledger: Ledger, trick: tuple[Card, Card, Card, Card], before: Round
+) -> tuple[HandContext, HandCredits, tuple[int, int], Round]:
+    """The ledger and the round after ``trick``'s fourth card, the trick credited.
+
+    ``before`` is the round the trick was played in. Most tricks only add their points to
+    one team's total, inline here; the others take the full step (:func:`needs_full_step`).
+    The hand itself is scored by the state machine when the ninth trick is in.
+
+    >>> import jass
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
+    >>> from jass.engine._public import new_round
+    >>> plain = jass.rules.SCHIEBER.evolve(weis=False, stoeck=False)
+    >>> g = jass.Game.new(plain, seed=1).deal().choose("obenabe")
+    >>> start = new_round(leader=0, points=(0, 0), tricks_won=(0, 0), plays=())
+    >>> after = trick_completed((g._ctx, NO_CREDITS, (0, 0)), tuple(jass.Card.parse(c) for c in
+    ...     ("AS", "KS", "QS", "JS")), start)[3]
+    >>> after.leader, after.points, after.tricks_won
+    (0, (20, 0), (1, 0))
+    """
+    ctx, tally, scores = ledger
+    data = ctx.data
+    # play.trick_winner, inlined for speed; tests/test_view_fresh.py cross-checks the seats
+    # this gives against the kernel.
+    keys = data.win_keys[trick[0] // 9]
+    best = 0
+    best_key = keys[trick[0]]
+    for index in (1, 2, 3):
+        key = keys[trick[index]]
+        if key > best_key:
+            best = index
+            best_key = key
+    leader = before.leader
+    winner = (leader + best) & 3
+    team = winner & 1
+    plays = before.plays + (  # noqa: RUF005  (a concatenation: faster than unpacking)
+        (_SEATS[leader], trick[0]),
+        (_SEATS[(leader + 1) & 3], trick[1]),
+        (_SEATS[(leader + 2) & 3], trick[2]),
+        (_SEATS[(leader + 3) & 3], trick[3]),
+    )
+    table = data.points
+    taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
+    won = before.tricks_won
+    tricks_won = (won[0] + 1 - team, won[1] + team)
+    completed = tricks_won[0] + tricks_won[1]
+    step = ctx.hand_step + completed - 1
+    if needs_full_step(ctx, tally, completed):
+        ledger, events = trick_events((ctx, tally, scores), winner, taken, tricks_won)
+        ctx, tally, scores = credit_step(ledger, events, step)
+    else:
+        # Only the trick scores: credit(), inlined for speed, unless it reaches the target
+        # (then credit() does it, the end of the game included). The property tests check
+        # every hand's totals against scoring.score_hand.
+        credited = team ^ data.credit_swap
+        start = scores[credited]
+        end = start + taken * data.multiplier
+        target = ctx.facts.reach_target
+        if target is not None and start < target <= end:
+            ctx, tally, scores = credit((ctx, tally, scores), _TRICK, credited, taken, step)
+        else:
+            scores = (end, scores[1]) if credited == 0 else (scores[0], end)
+    if completed == 9:
+        taken += data.last_trick_bonus
+    after = new_round(
+        leader=winner, points=add_to(before.points, team, taken), tricks_won=tricks_won, plays=plays
+    )
+    return ctx, tally, scores, after
