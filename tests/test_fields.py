@@ -192,3 +192,13 @@ def test_accessor(kind: str, name: str) -> None:
             view = game.view(seat)
             subject = game if kind == "game" else view
             assert getattr(subject, name) == table[name](game, view), (name, game, seat)
+
+
+def test_a_game_takes_a_preset_name() -> None:
+    """Issue 18 point 9: Game.new reads a preset name as the CLI and the envs do."""
+    assert Game.new("SCHIEBER", seed=1) == Game.new(rules.SCHIEBER, seed=1)
+    assert Game.new("beginner", seed=1).ruleset is rules.BEGINNER
+    with pytest.raises(ValueError, match="unknown rule set 'bridge'"):
+        Game.new("bridge", seed=1)
+    with pytest.raises(ValueError, match="a RuleSet or a preset name, got 7"):
+        Game.new(7, seed=1)  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from jass import (
     find_weis,
     rules,
 )
+from jass.engine._queries import GameQueries
 from jass.engine.game import _FIELDS, _build
 
 RULESETS = [
@@ -147,7 +148,8 @@ def test_build_takes_the_fields_in_slot_order() -> None:
     # _build is the one place that sets the fields; its parameters follow _FIELDS.
     names = _build.__code__.co_varnames[: _build.__code__.co_argcount]
     assert ["_" + name.rstrip("_") for name in names] == ["_ctx", "_tally", *_FIELDS[2:]]
-    assert set(_FIELDS) | {"_legal", "_hash"} == set(Game.__slots__)
+    assert set(_FIELDS) | {"_legal", "_hash"} == set(GameQueries.__slots__)
+    assert Game.__slots__ == ()  # the fields are all in the base
 
 
 def test_the_legal_moves_cache_is_invisible() -> None:

@@ -51,7 +51,7 @@ from jass.engine.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis,
 from jass.engine.hand import GameSetup, HandInfo, Phase
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
-from jass.rules import SCHIEBER, RuleSet
+from jass.rules import SCHIEBER, RuleSet, find_ruleset
 
 __all__ = ["Game"]
 
@@ -120,7 +120,7 @@ class Game(GameQueries):
     @classmethod
     def new(
         cls,
-        ruleset: RuleSet = SCHIEBER,
+        ruleset: RuleSet | str = SCHIEBER,
         *,
         seed: int | None = None,
         scores: Sequence[int] = (0, 0),
@@ -129,13 +129,16 @@ class Game(GameQueries):
     ) -> Game:
         """A new game before its first deal; the same ``seed`` gives the same deals.
 
-        Without a seed, one is drawn from the operating system; :attr:`seed` tells which. A
-        game may also resume a score sheet: ``scores`` are the running totals before the
+        ``ruleset`` is a :class:`~jass.RuleSet` or a preset's name (``"SCHIEBER"``, any case,
+        as :func:`~jass.rules.find_ruleset` reads it). Without a seed, one is drawn from the
+        operating system; :attr:`seed` tells which. A game may also resume a score sheet: ``scores`` are the running totals before the
         first hand, ``dealer`` deals the first hand (overriding ``first_hand_rule``), and
         ``hands_played`` counts toward a ``hands=`` game's length. :attr:`setup` keeps them.
 
         >>> Game.new(seed=5).deal().hands == Game.new(seed=5).deal().hands
         True
+        >>> Game.new("tournament_12", seed=5).ruleset.hands
+        12
         >>> g = Game.new(seed=5, scores=(2400, 1700), dealer=Seat(3)).deal()
         >>> g.scores, g.hand_info.dealer
         ((2400, 1700), <Seat.S3: 3>)
@@ -144,8 +147,10 @@ class Game(GameQueries):
         ...
         jass.errors.InvalidInputError: scores (2600, 0): team 0 is already at the target 2500, ...
         """
-        if not isinstance(ruleset, RuleSet):
-            raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
+        if isinstance(ruleset, str):
+            ruleset = find_ruleset(ruleset)  # a preset name, as the CLI and the envs take
+        elif not isinstance(ruleset, RuleSet):
+            raise InvalidInputError(f"ruleset must be a RuleSet or a preset name, got {ruleset!r}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int):
