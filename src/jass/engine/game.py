@@ -129,10 +129,10 @@ class Game(GameQueries):
     ) -> Game:
         """A new game before its first deal; the same ``seed`` gives the same deals.
 
-        ``ruleset`` is a :class:`~jass.RuleSet` or a preset's name (``"SCHIEBER"``, any case,
-        as :func:`~jass.rules.find_ruleset` reads it). Without a seed, one is drawn from the
-        operating system; :attr:`seed` tells which. A game may also resume a score sheet: ``scores`` are the running totals before the
-        first hand, ``dealer`` deals the first hand (overriding ``first_hand_rule``), and
+        ``ruleset`` is a :class:`~jass.RuleSet` or a preset's name (``"SCHIEBER"``, any case).
+        Without a seed, one is drawn from the operating system; :attr:`seed` tells which. A
+        game may also resume a score sheet: ``scores`` are the totals before the first hand,
+        ``dealer`` deals the first hand (overriding ``first_hand_rule``), and
         ``hands_played`` counts toward a ``hands=`` game's length. :attr:`setup` keeps them.
 
         >>> Game.new(seed=5).deal().hands == Game.new(seed=5).deal().hands

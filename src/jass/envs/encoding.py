@@ -27,8 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.core.seats import Team
-from jass.engine.actions import NUM_ACTIONS, DeclareWeis, Thank
+from jass.engine.actions import DECLARE_WEIS_INDEX, NUM_ACTIONS, THANK_BASE, DeclareWeis
 from jass.engine.game import Game
 from jass.engine.inference import known_holdings, marker_holder
 from jass.engine.view import PlayerView
@@ -44,8 +43,6 @@ __all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "
 
 _SIZE: Final = OBSERVATION_SIZE
 _PLAY: Final = lay.PLAY
-_THANK_BASE: Final = Thank(Team(0)).index  # 44, and 45 for team 1
-_DECLARE_WEIS: Final = 47
 
 
 def _check_out(out: object, size: int, name: str) -> npt.NDArray[np.int8]:
@@ -169,11 +166,11 @@ def action_mask(
     if game_phase is _PLAY:
         mask[:36] = np.frombuffer(lay.card_bytes(moves), dtype=np.int8)
         if thank:
-            mask[_THANK_BASE + (to_move & 1)] = 1
+            mask[THANK_BASE + (to_move & 1)] = 1
         if view_or_game.can_declare_weis() and any(
             isinstance(action, DeclareWeis) for action in view_or_game.legal_actions()
         ):
-            mask[_DECLARE_WEIS] = 1  # only under weis_declaration=MANUAL, in trick 1
+            mask[DECLARE_WEIS_INDEX] = 1  # only under weis_declaration=MANUAL, in trick 1
         return mask
     for action in view_or_game.legal_actions():
         index = getattr(action, "index", None)
