@@ -1,11 +1,10 @@
-"""The immutable game state machine, :class:`Game`: its fields, queries, predicates and actions.
+"""The immutable game state machine, :class:`Game`: construction and the transitions.
 
 Every action returns a new :class:`Game`; a state never changes, so it can be kept as a
 search node, shared between threads, or used as a dict key. Each action has a predicate that
-never raises (``can_play(card)``, ``can_choose(contract)``, ``can_shove()``,
-``can_declare_weis(weis)``, ``can_thank(team)``); the action itself applies or raises
-:class:`~jass.IllegalActionError` and leaves the state as it was. Crediting scoring events is
-done by the pure functions of :mod:`jass.engine._crediting`.
+never raises (``can_play(card)``, ``can_shove()``, ...; in :mod:`jass.engine._queries`);
+the action applies or raises :class:`~jass.IllegalActionError` and leaves the state as it
+was. Scoring events are credited by the pure functions of :mod:`jass.engine._crediting`.
 
 >>> import jass
 >>> g = jass.Game.new(jass.rules.SCHIEBER, seed=7).deal()
