@@ -61,7 +61,6 @@ __all__ = [
 FORMAT: Final = "jass-record"
 #: The version of the format this module writes; version 1 (no ``setup``) is still read.
 VERSION: Final = 2
-_READABLE: Final = (1, 2)
 
 
 def record(game: Game) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final, NoReturn
 
+from jass._budgets import is_int
 from jass.core.cards import Card, CardSet, as_card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands
@@ -488,7 +489,7 @@ class GameQueries:
         >>> Game.new(seed=1).can_thank(Team(1)), Game.new(jass.rules.TOURNAMENT_12).can_thank(0)
         (True, False)
         """
-        if isinstance(team, bool) or not isinstance(team, int) or team not in (0, 1):
+        if not is_int(team) or team not in (0, 1):
             return False
         return self._thank_refusal() is None
 
@@ -588,6 +589,6 @@ _set_hash: Final[Callable[[GameQueries, int], None]] = GameQueries.__dict__["_ha
 
 def _seat_of(seat: object) -> Seat:
     """``seat`` (0-3) as a :class:`~jass.Seat`; anything else raises."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+    if not is_int(seat) or seat not in range(4):
         raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
     return _SEATS[seat]

@@ -22,6 +22,7 @@ from typing import Final, Protocol, TypeAlias
 
 import attrs
 
+from jass._budgets import is_int
 from jass.core.cards import CARDS, Card, as_card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands, check_deal
@@ -227,7 +228,7 @@ def action_from_index(
     >>> [str(w) for w in action_from_index(47, g).weis]
     ['four 8s (100)', '7-8-9 of diamonds (20)']
     """
-    if isinstance(index, bool) or not isinstance(index, int):
+    if not is_int(index):
         raise InvalidInputError(f"action index must be an int, got {index!r}")
     if 0 <= index < CHOOSE_BASE:
         return PLAY_ACTIONS[index]

@@ -26,6 +26,7 @@ from typing import Any, Final, NoReturn
 
 import attrs
 
+from jass._budgets import is_int
 from jass.core.cards import Card, CardSet, as_card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands, check_deal, next_dealer, seeded_deal
@@ -152,7 +153,7 @@ class Game(GameQueries):
             raise InvalidInputError(f"ruleset must be a RuleSet or a preset name, got {ruleset!r}")
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        elif isinstance(seed, bool) or not isinstance(seed, int):
+        elif not is_int(seed):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         setup = GameSetup.checked(ruleset, scores, dealer, hands_played)
         return _start(GameFacts.of(ruleset, seed, setup))
@@ -417,7 +418,7 @@ class Game(GameQueries):
         >>> g.is_over, g.winner, g.result.reason.name
         (True, <Team.T1: 1>, 'FALSE_THANK')
         """
-        if isinstance(team, bool) or not isinstance(team, int) or team not in (0, 1):
+        if not is_int(team) or team not in (0, 1):
             raise InvalidInputError(f"team must be Team(0) or Team(1), got {team!r}")
         team = _TEAMS[team]
         action = Thank(team)

@@ -16,6 +16,7 @@ from typing import Final
 
 import attrs
 
+from jass._budgets import is_int
 from jass.core.cards import Card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands
@@ -204,10 +205,10 @@ class GameSetup:
                     "so the game would be over (end_mode=END_OF_HAND)"
                 )
         if dealer is not None:
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(4):
+            if not is_int(dealer) or dealer not in range(4):
                 raise InvalidInputError(f"dealer must be a Seat (0-3) or None, got {dealer!r}")
             dealer = _SEATS[dealer]
-        if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
+        if not is_int(hands_played) or hands_played < 0:
             raise InvalidInputError(f"hands_played must be an int >= 0, got {hands_played!r}")
         if ruleset.hands is not None and hands_played >= ruleset.hands:
             raise InvalidInputError(

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final, Protocol
 
+from jass._budgets import is_int
 from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit, as_card
 from jass.core.contracts import Contract
 from jass.core.scoring import GameResult, HandScore
@@ -138,7 +139,7 @@ class PlayerView:
     ) -> PlayerView:
         """A view from its parts (what :meth:`jass.Game.view` calls)."""
         if seat.__class__ is not Seat:
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+            if not is_int(seat) or seat not in range(4):
                 raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
             seat = _SEATS[seat]
         view = _new(cls)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from jass._budgets import is_int
 from jass.core.cards import Card
 from jass.core.ruledata import rule_data
 from jass.core.seats import Seat
@@ -479,7 +480,7 @@ class Encoder:
         True
         """
         if seat.__class__ is not Seat and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4
+            not is_int(seat) or not 0 <= seat < 4
         ):
             raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
         return self._rows[seat]

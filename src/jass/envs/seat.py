@@ -49,6 +49,7 @@ from typing import Any, Final, SupportsFloat, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from jass._budgets import is_int
 from jass.errors import InvalidInputError, MissingDependencyError
 
 try:
@@ -189,7 +190,7 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+        if not is_int(seat) or seat not in range(4):
             raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidInputError(f"render_mode={render_mode!r} is not an option; use 'ansi'")
