@@ -154,9 +154,11 @@ VIEW_ACCESSORS: dict[str, Callable[[Game, PlayerView], object]] = {
     "unchecked_plays": lambda g, v: g.unchecked_plays,
     "team": lambda g, v: v.seat.team,
 }
+#: ``phase`` is a slot, not a property (read on every step): no docstring test applies.
+_PROPERTIES = set(GAME_ACCESSORS) - {"phase"}
 ACCESSORS: frozenset[str] = frozenset(
-    {f"jass.Game.{name}" for name in GAME_ACCESSORS}
-    | {f"jass.engine._queries.GameQueries.{name}" for name in GAME_ACCESSORS}
+    {f"jass.Game.{name}" for name in _PROPERTIES}
+    | {f"jass.engine._queries.GameQueries.{name}" for name in _PROPERTIES}
     | {f"jass.PlayerView.{name}" for name in VIEW_ACCESSORS}
 )
 

@@ -85,7 +85,9 @@ def test_new_game_checks_its_seed(seed: object) -> None:
 
 def test_new_game_checks_its_ruleset() -> None:
     with pytest.raises(InvalidInputError, match="RuleSet"):
-        Game.new("SCHIEBER", seed=1)  # type: ignore[arg-type]
+        Game.new(rules.SCHIEBER.options(), seed=1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="unknown rule set"):
+        Game.new("SCHIEBERR", seed=1)  # a name is read as a preset's (issue 18)
 
 
 def test_same_seed_same_deals_other_seed_other_deals() -> None:

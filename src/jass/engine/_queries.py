@@ -71,17 +71,18 @@ class GameQueries:
         "_hash",  # a cache of hash(): not a field
         "_history",  # every action: a linked list (earlier, action)
         "_legal",  # a cache of legal_moves(): not a field (see legal_moves)
-        "_phase",
         "_round",  # what changes once a trick: leader, points, tricks, the completed tricks
         "_scores",  # running totals, by team
         "_tally",  # what this hand's scoring events credited
         "_to_move",  # seat index, -1 if nobody
         "_trick",  # the current trick's cards
+        "phase",
     )
 
     _ctx: HandContext
     _tally: HandCredits
-    _phase: Phase
+    #: The current :class:`Phase` (a slot: read on every step of a loop).
+    phase: Phase
     _to_move: int
     _hands: DealtHands
     _trick: tuple[Card, ...]
@@ -107,11 +108,6 @@ class GameQueries:
     def setup(self) -> GameSetup:
         """Where the game started: the scores, the first dealer and the hands played before."""
         return self._ctx.facts.setup
-
-    @property
-    def phase(self) -> Phase:
-        """The current :class:`Phase`."""
-        return self._phase
 
     @property
     def to_move(self) -> Seat | None:
@@ -326,7 +322,7 @@ class GameQueries:
         return _view_of(
             self._public(),
             self._round,
-            self._phase,
+            self.phase,
             self._to_move,
             self._trick,
             self._scores,
@@ -373,7 +369,7 @@ class GameQueries:
         legal = self._legal
         if legal is None:
             # _public.legal_now, inlined: one call fewer per card in the play loop.
-            if self._phase is not _PLAY:
+            if self.phase is not _PLAY:
                 return _EMPTY
             trick = self._trick
             hand = self._hands[self._to_move]
@@ -403,7 +399,7 @@ class GameQueries:
         ctx = self._ctx
         hand = ctx.hand_info
         return legal_actions(
-            self._phase,
+            self.phase,
             ctx.outcome,
             ctx.rules,
             self.legal_moves(),
@@ -422,7 +418,7 @@ class GameQueries:
         >>> Game.new(seed=1).can_deal(), Game.new(seed=1).deal().can_deal()
         (True, False)
         """
-        return self._phase is _DEAL
+        return self.phase is _DEAL
 
     def can_shove(self) -> bool:
         """Whether the player to move may shove the choice to the partner now (rule book §4).
@@ -496,22 +492,22 @@ class GameQueries:
     # --- refusals: why an action is not allowed now, or None ------------------------------
 
     def _phase_refusal(self, what: str) -> Refusal:
-        return phase_refusal(self._phase, self._ctx.outcome, what)
+        return phase_refusal(self.phase, self._ctx.outcome, what)
 
     def _shove_refusal(self) -> Refusal | None:
         ctx = self._ctx
         hand = ctx.hand_info
         shoves = hand.shoves if hand is not None else 0
-        return shove_refusal(self._phase, ctx.outcome, shoves, ctx.rules)
+        return shove_refusal(self.phase, ctx.outcome, shoves, ctx.rules)
 
     def _choose_refusal(self, contract: Contract) -> Refusal | None:
-        return choose_refusal(self._phase, self._ctx.outcome, self._ctx.rules, contract)
+        return choose_refusal(self.phase, self._ctx.outcome, self._ctx.rules, contract)
 
     def _play_refusal(self, card: Card) -> Refusal | None:
         ctx = self._ctx
         seat = self._to_move
         return play_refusal(
-            self._phase, ctx.outcome, self._hands[seat], self._trick, ctx.contract, ctx.rules,
+            self.phase, ctx.outcome, self._hands[seat], self._trick, ctx.contract, ctx.rules,
             card, seat,
         )  # fmt: skip
 
@@ -520,7 +516,7 @@ class GameQueries:
         return (
             self._ctx.manual_weis
             and self._round.tricks_won == (0, 0)
-            and self._phase is _PLAY
+            and self.phase is _PLAY
             and self._tally.declared[self._to_move] is None
         )
 
@@ -529,7 +525,7 @@ class GameQueries:
         seat = self._to_move
         hand = self._hands[seat] if seat >= 0 else _EMPTY
         open_ = self._declaring_open()
-        return declare_refusal(self._phase, ctx.outcome, ctx.rules, open_, hand, chosen, seat)
+        return declare_refusal(self.phase, ctx.outcome, ctx.rules, open_, hand, chosen, seat)
 
     def _thank_refusal(self) -> Refusal | None:
         return thank_refusal(self._ctx.outcome, self._ctx.rules)
@@ -545,7 +541,7 @@ class GameQueries:
         return (
             self._ctx.key(),
             self._tally,
-            self._phase,
+            self.phase,
             self._to_move,
             self._hands,
             self._trick,
@@ -572,7 +568,7 @@ class GameQueries:
 
     def __repr__(self) -> str:
         ctx = self._ctx
-        parts = [f"seed={ctx.facts.seed}", self._phase.name]
+        parts = [f"seed={ctx.facts.seed}", self.phase.name]
         if ctx.hand_info is not None:
             parts.append(f"hand {ctx.hand_info.number}")
             if ctx.hand_info.contract is not None:

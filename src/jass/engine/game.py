@@ -112,8 +112,7 @@ class Game(GameQueries):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # The action history is a linked list of pairs; pickle it flat, so that long games
-        # do not hit the recursion limit.
+        # The action history is a linked list: pickled flat, for long games' recursion limit.
         fields = tuple(getattr(self, name) for name in _FIELDS if name != "_history")
         return (_restore, (fields, self.history))
 
@@ -211,7 +210,7 @@ class Game(GameQueries):
         >>> str(g.hands[0])
         '6S 7S 8S 9S 10S JS QS KS AS'
         """
-        if self._phase is not _DEAL:
+        if self.phase is not _DEAL:
             self._refuse(None, self._phase_refusal("deal"))
         ctx = self._ctx
         number = self.hands_played
@@ -319,7 +318,7 @@ class Game(GameQueries):
         bit = 1 << card
         # A lead, or a card of the led suit, is legal if held (R5.1); the rest asks the rule.
         if (
-            self._phase is not _PLAY
+            self.phase is not _PLAY
             or not _and(hand, bit)
             or (
                 trick
@@ -427,12 +426,12 @@ class Game(GameQueries):
             self._refuse(action, refusal)
         ctx = self._ctx
         won = self._round.tricks_won
-        completed = won[0] + won[1] if self._phase is not _CHOOSE else 0
+        completed = won[0] + won[1] if self.phase is not _CHOOSE else 0
         ledger = crediting.thank(
             (ctx, self._tally, self._scores),
             team,
             crediting.current_step(ctx, self._tally, completed),
-            hand_open=self._phase is not _DEAL,
+            hand_open=self.phase is not _DEAL,
         )
         return self._ended(ledger, (self._history, action))
 
@@ -445,7 +444,7 @@ class Game(GameQueries):
             _ctx=ctx,
             _tally=tally,
             _scores=scores,
-            _phase=_OVER,
+            phase=_OVER,
             _to_move=-1,
             _history=history,
         )
@@ -479,8 +478,9 @@ class Game(GameQueries):
             # The last trick ended the game: the hand counts if every event of it was credited.
             return self._evolve(_ctx=ctx.with_result(score)) if scores == self._scores else self
         ctx = ctx.with_result(score)
-        round_ = self._round._replace(leader=-1)
-        game = self._evolve(_ctx=ctx, _scores=scores, _phase=_DEAL, _to_move=-1, _round=round_)
+        r = self._round  # the finished hand's round, with no trick to lead
+        after = new_round(leader=-1, points=r.points, tricks_won=r.tricks_won, plays=r.plays)
+        game = self._evolve(_ctx=ctx, _scores=scores, phase=_DEAL, _to_move=-1, _round=after)
         ending = end_after_hand(ctx.rules, scores, ctx.facts.setup.hands_played + len(ctx.results))
         if ending is None:
             return game
@@ -511,7 +511,7 @@ class _Draft(Game):
 _FIELDS: Final = (
     "_ctx",
     "_tally",
-    "_phase",
+    "phase",
     "_to_move",
     "_hands",
     "_trick",
@@ -542,7 +542,7 @@ def _build(
     game = _new(_Draft)
     game._ctx = ctx
     game._tally = tally
-    game._phase = phase
+    game.phase = phase
     game._to_move = to_move
     game._hands = hands
     game._trick = trick
