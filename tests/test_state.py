@@ -507,7 +507,7 @@ def test_states_are_hashable_values() -> None:
 def test_states_cannot_be_modified() -> None:
     game = Game.new(seed=9)
     with pytest.raises(AttributeError):
-        game.phase = Phase.PLAY  # type: ignore[misc]
+        game.phase = Phase.PLAY  # a slot, written only by _build
     with pytest.raises(AttributeError):
         game.extra = 1
 
