@@ -49,7 +49,6 @@ from jass.engine._public import (
 from jass.engine._queries import GameQueries, _set_legal
 from jass.engine.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.engine.hand import GameSetup, HandInfo, Phase
-from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.rules import SCHIEBER, RuleSet, find_ruleset
 
@@ -70,8 +69,6 @@ _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 #: The suit of each card, as a mask: a card of the led suit always follows (R5.1).
 _SUIT_MASK_OF: Final = tuple(0x1FF << 9 * (card // 9) for card in range(36))
-
-_view_of: Final = PlayerView._of
 
 
 class Game(GameQueries):
