@@ -20,9 +20,10 @@ import numpy as np
 
 from jass.core.seats import Team
 from jass.core.weis import find_weis
-from jass.engine.actions import DECLARE_WEIS_INDEX, THANK_BASE
+from jass.engine.actions import DECLARE_WEIS_INDEX, NUM_ACTIONS, THANK_BASE
 from jass.engine.game import Game
 from jass.engine.hand import Phase
+from jass.envs._layout import card_bytes
 from jass.envs.encoding import action_mask
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ __all__ = ["agent_mask", "auto_thank"]
 
 _DEAL: Final = Phase.DEAL
 _ON_TURN: Final = (Phase.CHOOSE, Phase.PLAY)
+_PLAY: Final = Phase.PLAY
 
 
 def auto_thank(game: Game, thanks: str) -> Game:
@@ -75,9 +77,17 @@ def agent_mask(
     if game.to_move is None or game.to_move != seat or game.phase not in _ON_TURN:
         out.fill(0)
         return out
-    action_mask(game, out=out)
-    if thanks == "off":
-        out[THANK_BASE] = out[THANK_BASE + 1] = 0
+    if game.phase is _PLAY:
+        # Every step of card play: the 48 bytes written at once (action_mask's own check of
+        # ``out`` and its three writes cost as much again).
+        extras = bytearray(NUM_ACTIONS - 36)
+        if thanks != "off" and game.can_thank(seat & 1):
+            extras[THANK_BASE - 36 + (seat & 1)] = 1
+        out.data.cast("B")[:] = card_bytes(int(game.legal_moves())) + extras
+    else:
+        action_mask(game, out=out)
+        if thanks == "off":
+            out[THANK_BASE] = out[THANK_BASE + 1] = 0
     if manual_weis and game.can_declare_weis() and find_weis(game.hands[seat], game.ruleset):
         out[DECLARE_WEIS_INDEX] = 1
     return out

@@ -35,6 +35,7 @@ from jass.envs import _layout as lay
 from jass.envs._encoder import Encoder
 from jass.envs._layout import ENCODING, FIELDS, OBSERVATION_SIZE
 from jass.errors import InvalidInputError
+from jass.rules import WeisDeclaration
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "encode"]
 
 _SIZE: Final = OBSERVATION_SIZE
+_MANUAL: Final = WeisDeclaration.MANUAL
 _PLAY: Final = lay.PLAY
 
 
@@ -167,8 +169,10 @@ def action_mask(
         mask[:36] = np.frombuffer(lay.card_bytes(moves), dtype=np.int8)
         if thank:
             mask[THANK_BASE + (to_move & 1)] = 1
-        if view_or_game.can_declare_weis() and any(
-            isinstance(action, DeclareWeis) for action in view_or_game.legal_actions()
+        if (
+            view_or_game.ruleset.weis_declaration is _MANUAL  # a refusal's text costs more
+            and view_or_game.can_declare_weis()
+            and any(isinstance(action, DeclareWeis) for action in view_or_game.legal_actions())
         ):
             mask[DECLARE_WEIS_INDEX] = 1  # only under weis_declaration=MANUAL, in trick 1
         return mask
