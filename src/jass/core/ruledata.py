@@ -41,6 +41,7 @@ LAST_TRICK_BONUS: Final = 5
 #: Rule sets whose rule data is kept (each a tuple by contract index).
 _CACHE_LIMIT: Final = 256
 _CACHE: Final[dict[RuleSet, tuple[RuleData, ...]]] = {}
+_BY_ID: Final[dict[int, tuple[RuleSet, tuple[RuleData, ...]]]] = {}
 #: The ``counter_match`` options in the order of :attr:`RuleData.counter_match`'s numbers.
 COUNTER_MATCH_RULES: Final[tuple[CounterMatch, ...]] = tuple(CounterMatch)
 
@@ -116,19 +117,24 @@ def rule_data(contract: Contract, ruleset: RuleSet) -> RuleData:
     ...
     jass.errors.InvalidInputError: rule_data needs a Contract, got str 'obenabe'
     """
-    # One dict lookup (the rule set's hash is cached) and one index: legal_cards calls this.
-    try:
-        return _CACHE[ruleset][contract.index]
-    except (KeyError, AttributeError, TypeError):
-        pass
+    # legal_cards calls this on every card: first by the rule set's identity (an int key,
+    # no Python-level hash), the entry holding the rule set so that its id stays its own.
+    entry = _BY_ID.get(id(ruleset))
+    if entry is not None and entry[0] is ruleset and contract.__class__ is Contract:
+        return entry[1][contract.index]
     if not isinstance(ruleset, RuleSet):
         raise InvalidInputError(f"rule_data needs a RuleSet, got {describe(ruleset)}")
     if not isinstance(contract, Contract):
         raise InvalidInputError(f"rule_data needs a Contract, got {describe(contract)}")
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()  # a bound on a process that builds rule sets without end
-    _CACHE[ruleset] = tuple(_build(each, ruleset) for each in Contract.all())
-    return _CACHE[ruleset][contract.index]
+    found = _CACHE.get(ruleset)
+    if found is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()  # a bound on a process that builds rule sets without end
+        found = _CACHE[ruleset] = tuple(_build(each, ruleset) for each in Contract.all())
+    if len(_BY_ID) >= _CACHE_LIMIT:
+        _BY_ID.clear()
+    _BY_ID[id(ruleset)] = (ruleset, found)  # equal rule sets share their data
+    return found[contract.index]
 
 
 def _build(contract: Contract, ruleset: RuleSet) -> RuleData:
