@@ -37,7 +37,8 @@ CASES: list[tuple[str, Callable[[], object], str]] = [
     ("SuitPairing.parse", lambda: SuitPairing.parse(BIG), "unknown suit pairing"),
     ("Contract.parse", lambda: Contract.parse(BIG), ""),
     ("Game.play", play_big, "cannot parse card"),
-    ("Game.new", lambda: jass.Game.new(BIG), "must be a RuleSet"),  # type: ignore[arg-type]
+    ("Game.new", lambda: jass.Game.new(BIG), "unknown rule set"),
+    ("Game.new list", lambda: jass.Game.new([BIG]), "must be a RuleSet"),  # type: ignore[arg-type]
     ("CardSet|huge", lambda: CardSet() | HUGE, "not a set of cards"),
     ("CardSet-suit", lambda: CardSet().suit(BIG), "is not a Suit"),  # type: ignore[arg-type]
 ]

@@ -20,6 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jass import CARDS, Card, CardSet, Contract, Game, Phase, RuleSet, Suit, legal_cards, rules
+from jass.core.ruledata import rule_data
 from jass.rules import CounterMatch, UndertrumpRule
 from jass.search.fast import legal_mask, play_out, random_hand
 from tests.helpers import deal, deal_in_playing_order, endless
@@ -27,6 +28,7 @@ from tests.helpers import deal, deal_in_playing_order, endless
 #: Every rule set here allows all seven contracts and never ends the game inside a hand.
 SCHIEBER_ALL = endless(rules.SCHIEBER.evolve(contracts=Contract.all()))
 TRADITIONAL = endless(rules.TRADITIONAL)  # Misère allowed, marker-card first hand
+STRICT_RULES = rules.SCHIEBER.evolve(undertrump_only_trumps=UndertrumpRule.ONLY_IF_NO_HIGHER)
 
 #: The policies: a seeded random choice, or one team plays its strongest card and the other its
 #: weakest (so that matches and counter-matches happen).
@@ -281,10 +283,10 @@ def test_legal_mask_equals_legal_cards_on_random_positions(
     trick = [CARDS[c] for c in deck[size : size + trick_size]]
     for option in UndertrumpRule:
         ruleset = rules.SCHIEBER.evolve(undertrump_only_trumps=option)
-        strict = option is UndertrumpRule.ONLY_IF_NO_HIGHER
         expected = legal_cards(hand, trick, contract, ruleset)
-        assert CardSet(legal_mask(int(hand), trick, contract, strict)) == expected
-        assert legal_mask(int(hand), [int(c) for c in trick], contract, strict) == int(expected)
+        data = rule_data(contract, ruleset)
+        assert CardSet(legal_mask(int(hand), trick, data)) == expected
+        assert legal_mask(int(hand), [int(c) for c in trick], data) == int(expected)
 
 
 @pytest.mark.parametrize(
@@ -305,8 +307,9 @@ def test_legal_mask_undertrump_cases(
     hearts = Contract.trump(Suit.HEARTS)
     held = int(CardSet.parse(hand))
     cards = [Card.parse(t) for t in trick.split()]
-    assert CardSet(legal_mask(held, cards, hearts)) == CardSet.parse(any_trump)
-    assert CardSet(legal_mask(held, cards, hearts, strict=True)) == CardSet.parse(only_higher)
+    loose, strict = rule_data(hearts, rules.SCHIEBER), rule_data(hearts, STRICT_RULES)
+    assert CardSet(legal_mask(held, cards, loose)) == CardSet.parse(any_trump)
+    assert CardSet(legal_mask(held, cards, strict)) == CardSet.parse(only_higher)
 
 
 # --------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 from jass import CARDS, CardSet, Contract, RuleSet, rules
 from jass.core.play import legal_cards, legal_mask, trick_winner
+from jass.core.ruledata import RuleData, rule_data
 from jass.core.scoring import (
     credit_card_play,
     credited_team,
@@ -58,6 +59,11 @@ VARIANTS: tuple[RuleSet, ...] = (
 
 def strict_of(ruleset: RuleSet) -> bool:
     return ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
+
+
+def data_of(contract: Contract, strict: bool) -> RuleData:
+    """The rule data the kernels take, under the undertrump rule ``strict`` names."""
+    return rule_data(contract, STRICT if strict else rules.SCHIEBER)
 
 
 def cards_of(mask: int) -> list[int]:
@@ -88,7 +94,7 @@ def test_legal_mask_is_rule_r5_5(
 ) -> None:
     hand, trick = deck[:size], deck[size : size + trick_size]
     expected = ref_legal([CARDS[c] for c in hand], [CARDS[c] for c in trick], contract, strict)
-    legal = legal_mask(mask_of(hand), trick, contract, strict)
+    legal = legal_mask(mask_of(hand), trick, data_of(contract, strict))
     assert type(legal) is int
     assert legal == mask_of([int(c) for c in expected])
     assert fast_legal_mask is legal_mask  # jass.search.fast re-exports the kernel
@@ -172,7 +178,7 @@ def test_legal_cards_copy_agrees_with_legal_mask(
     trick = [CARDS[c] for c in deck[size : size + trick_size]]
     legal = legal_cards(hand, trick, contract, ruleset)
     assert isinstance(legal, CardSet)
-    assert int(legal) == legal_mask(int(hand), trick, contract, strict_of(ruleset))
+    assert int(legal) == legal_mask(int(hand), trick, data_of(contract, strict_of(ruleset)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,11 +190,9 @@ Snapshot = tuple[int, ...]
 
 def kernel_tricks(
     held: list[int],
-    contract: Contract,
+    data: RuleData,
     leader: int,
     draw: Callable[[], int],
-    table: tuple[int, ...],
-    strict: bool,
     taken: list[int],
     won: list[int],
 ) -> int:
@@ -201,12 +205,12 @@ def kernel_tricks(
         trick: list[int] = []
         for step in range(4):
             seat = (leader + step) & 3
-            cards = cards_of(legal_mask(held[seat], trick, contract, strict))
+            cards = cards_of(legal_mask(held[seat], trick, data))
             card = cards[draw() * len(cards) >> 32] if step == 0 or len(cards) > 1 else cards[0]
             held[seat] ^= 1 << card
             trick.append(card)
-        leader = (leader + trick_winner(trick, contract)) & 3
-        taken[leader & 1] += sum(table[card] for card in trick)
+        leader = (leader + trick_winner(trick, data)) & 3
+        taken[leader & 1] += sum(data.points[card] for card in trick)
         won[leader & 1] += 1
     return leader
 
@@ -229,9 +233,8 @@ def run_tricks(
         log.append(tuple(held))
         return next(supply)
 
-    table = contract.card_points(old_undenufe=ruleset.old_undenufe)
     taken, tricks = [0, 0], [won[0], won[1]]
-    last = loop(held, contract, leader, draw, table, strict_of(ruleset), taken, tricks)
+    last = loop(held, rule_data(contract, ruleset), leader, draw, taken, tricks)
     return log, held, taken, tricks, last
 
 
@@ -295,7 +298,7 @@ def kernel_minimax(
             return credited[side] + bonus[side] - credited[side ^ 1] - bonus[side ^ 1]
         seat = (leader + len(trick)) & 3
         results = []
-        for card in cards_of(legal_mask(hands[seat], trick, contract, strict)):
+        for card in cards_of(legal_mask(hands[seat], trick, data_of(contract, strict))):
             hands[seat] ^= 1 << card
             results.append(value(leader, [*trick, card], taken, won))
             hands[seat] ^= 1 << card
@@ -319,7 +322,7 @@ def endgame(
     strict = strict_of(ruleset)
     for _ in range(36 - cards_left):
         seat = (leader + len(trick)) & 3
-        card = rng.choice(cards_of(legal_mask(hands[seat], trick, contract, strict)))
+        card = rng.choice(cards_of(legal_mask(hands[seat], trick, data_of(contract, strict))))
         hands[seat] ^= 1 << card
         trick.append(card)
         if len(trick) == 4:
@@ -372,4 +375,5 @@ def test_a_trick_sums_up_as_its_led_card_and_its_holder(
     hand, trick = mask_of(deck[:size]), deck[size : size + trick_size]
     holder = trick[trick_winner(trick, contract)]
     summary = [trick[0]] if holder == trick[0] else [trick[0], holder]
-    assert legal_mask(hand, summary, contract, strict) == legal_mask(hand, trick, contract, strict)
+    data = data_of(contract, strict)
+    assert legal_mask(hand, summary, data) == legal_mask(hand, trick, data)

@@ -24,6 +24,7 @@ from jass import (
     find_weis,
     rules,
 )
+from jass.engine._queries import GameQueries
 from jass.engine.game import _FIELDS, _build
 
 RULESETS = [
@@ -125,7 +126,7 @@ def test_declare_weis_refuses_a_string_clearly() -> None:
 # --- immutability ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [*_FIELDS, "_legal", "phase", "scores", "new_name"])
+@pytest.mark.parametrize("name", [*_FIELDS, "_legal", "_hash", "phase", "scores", "new_name"])
 def test_no_attribute_can_be_set_or_deleted(name: str) -> None:
     game = Game.new(seed=9).deal()
     before = pickle.dumps(game)
@@ -146,8 +147,9 @@ def test_the_scores_cannot_be_overwritten() -> None:
 def test_build_takes_the_fields_in_slot_order() -> None:
     # _build is the one place that sets the fields; its parameters follow _FIELDS.
     names = _build.__code__.co_varnames[: _build.__code__.co_argcount]
-    assert ["_" + name for name in names] == ["_ctx", "_tally", *_FIELDS[2:]]
-    assert set(_FIELDS) | {"_legal"} == set(Game.__slots__)
+    assert [name.rstrip("_") for name in names] == [field.lstrip("_") for field in _FIELDS]
+    assert set(_FIELDS) | {"_legal", "_hash"} == set(GameQueries.__slots__)
+    assert Game.__slots__ == ()  # the fields are all in the base
 
 
 def test_the_legal_moves_cache_is_invisible() -> None:

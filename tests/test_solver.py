@@ -255,12 +255,12 @@ def brute_force_problems(game: Game, oracle: BruteForce) -> list[str]:
     problems = []
     if not solution.exact:
         problems.append("not exact")
-    if (solution.difference, solution.points) != expected:
+    if (solution.lower, solution.points) != expected:
         problems.append(
-            f"(difference, points) = {(solution.difference, solution.points)}, "
+            f"(difference, points) = {(solution.lower, solution.points)}, "
             f"brute force {expected}"
         )
-    if not solution.lower == solution.difference == solution.upper:
+    if solution.lower != solution.upper:
         problems.append(f"bounds {solution.lower}..{solution.upper}")
     if solution.best not in children:
         problems.append(f"best card {solution.best} is not legal")
@@ -429,7 +429,7 @@ def test_misere_ducking_under_a_trick_card_minimal_case() -> None:
     """
     hands = [CardSet.parse(h) for h in ("10C", "7C 9C", "6H 7H", "6D 7D")]
     solution = Solver(MISERE).solve(hands, 0, [Card.parse("8C")], (3, 4))
-    assert (solution.difference, solution.points) == (23, 23)
+    assert (solution.lower, solution.points) == (23, 23)
     assert solution.best == Card.parse("7C")
 
 
@@ -458,7 +458,7 @@ def play_line(root: Game, value: int, rng: random.Random | None) -> list[str]:
             solution = solve(game)
             assert solution.exact
             here = already(game, side) - start
-            seen = here + (solution.difference if mover_is_side else -solution.difference)
+            seen = here + (solution.lower if mover_is_side else -solution.lower)
             if (seen < value) if rng is not None else (seen != value):
                 problems.append(f"after {len(game.history)} actions the solver sees {seen}")
             card = solution.best
@@ -485,7 +485,7 @@ def test_solver_value_is_never_beaten(variant: str, contract: Contract) -> None:
     )
     solution = solve(root)
     assert solution.exact
-    value = solution.difference
+    value = solution.lower
     problems = play_line(root, value, None)
     for _ in range(RANDOM_LINES):
         problems += play_line(root, value, rng)
@@ -506,7 +506,7 @@ def test_solver_value_holds_against_every_line_in_crowded_endgames(
     root = crowded(variant, contract, hands, cards)
     side = side_of(root)
     start = already(root, side)
-    value = solve(root).difference
+    value = solve(root).lower
 
     def worst(game: Game) -> int:
         if game.phase is not Phase.PLAY:
@@ -533,14 +533,14 @@ def check_bounds(game: Game, solution: Solution, exact: Solution | None) -> list
         problems.append(f"lower {solution.lower} > upper {solution.upper}")
     if solution.best not in game.legal_moves():
         problems.append(f"best {solution.best} is not one of {game.legal_moves()}")
-    if not solution.lower <= solution.difference <= solution.upper:
-        problems.append(f"difference {solution.difference} outside its bounds")
-    if exact is not None and not solution.lower <= exact.difference <= solution.upper:
+    if not solution.lower <= solution.lower <= solution.upper:
+        problems.append(f"difference {solution.lower} outside its bounds")
+    if exact is not None and not solution.lower <= exact.lower <= solution.upper:
         problems.append(
-            f"exact {exact.difference} outside the bounds {solution.lower}..{solution.upper}"
+            f"exact {exact.lower} outside the bounds {solution.lower}..{solution.upper}"
         )
-    if exact is not None and solution.exact and solution.difference != exact.difference:
-        problems.append(f"exact {solution.difference}, but the value is {exact.difference}")
+    if exact is not None and solution.exact and solution.lower != exact.lower:
+        problems.append(f"exact {solution.lower}, but the value is {exact.lower}")
     return [f"{describe(game)}: {'; '.join(problems)}"] if problems else []
 
 
@@ -575,8 +575,8 @@ def test_an_ample_node_limit_solves_exactly() -> None:
         exact = solve(game)
         limited = solve(game, node_limit=10**7)
         assert limited.exact
-        assert (limited.difference, limited.points, limited.lower, limited.upper) == (
-            exact.difference,
+        assert (limited.lower, limited.points, limited.lower, limited.upper) == (
+            exact.lower,
             exact.points,
             exact.lower,
             exact.upper,
@@ -659,8 +659,8 @@ def test_a_reused_solver_answers_like_a_fresh_one() -> None:
                 declaring_team=int(hand.declaring_team),
             )
             fresh = solve(game)
-            if (again.difference, again.points, again.lower, again.upper) != (
-                fresh.difference,
+            if (again.lower, again.points, again.lower, again.upper) != (
+                fresh.lower,
                 fresh.points,
                 fresh.lower,
                 fresh.upper,
@@ -680,10 +680,10 @@ def test_a_reused_solver_minimal_case() -> None:
     """
     solver = Solver(OBENABE)
     hands = [CardSet.parse(h) for h in ("10H JH", "JS 7C", "8S 9C", "8H QD")]
-    assert solver.solve(hands, 3, (), (2, 5)).difference == -24
+    assert solver.solve(hands, 3, (), (2, 5)).lower == -24
     after = [*hands[:3], CardSet.parse("8H")]
-    assert Solver(OBENABE).solve(after, 3, [Card.parse("QD")], (2, 5)).difference == 24
-    assert solver.solve(after, 3, [Card.parse("QD")], (2, 5)).difference == 24
+    assert Solver(OBENABE).solve(after, 3, [Card.parse("QD")], (2, 5)).lower == 24
+    assert solver.solve(after, 3, [Card.parse("QD")], (2, 5)).lower == 24
 
 
 @pytest.mark.slow
@@ -709,7 +709,7 @@ def test_a_reused_solver_answers_like_a_fresh_one_across_deals() -> None:
         for position, first, tricks in positions:
             again = reused.solve(position, first, (), tricks)
             fresh = Solver(contract, VARIANTS["SAME_AS_MATCH"]).solve(position, first, (), tricks)
-            if (again.difference, again.best) != (fresh.difference, fresh.best):
+            if (again.lower, again.best) != (fresh.lower, fresh.best):
                 problems.append(f"seed {seed}: reused {again}, fresh {fresh}")
     assert problems == []
 
@@ -734,7 +734,7 @@ def test_a_small_table_limit_keeps_the_table_small_and_the_answers_exact(table_l
         free = solve(game)
         assert capped.exact
         assert capped.table_size <= table_limit
-        assert (capped.difference, capped.points) == (free.difference, free.points)
+        assert (capped.lower, capped.points) == (free.lower, free.points)
         assert capped.best in game.legal_moves()
 
 

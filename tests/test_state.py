@@ -85,7 +85,9 @@ def test_new_game_checks_its_seed(seed: object) -> None:
 
 def test_new_game_checks_its_ruleset() -> None:
     with pytest.raises(InvalidInputError, match="RuleSet"):
-        Game.new("SCHIEBER", seed=1)  # type: ignore[arg-type]
+        Game.new(rules.SCHIEBER.options(), seed=1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="unknown rule set"):
+        Game.new("SCHIEBERR", seed=1)  # a name is read as a preset's (issue 18)
 
 
 def test_same_seed_same_deals_other_seed_other_deals() -> None:
@@ -505,7 +507,7 @@ def test_states_are_hashable_values() -> None:
 def test_states_cannot_be_modified() -> None:
     game = Game.new(seed=9)
     with pytest.raises(AttributeError):
-        game.phase = Phase.PLAY  # type: ignore[misc]
+        game.phase = Phase.PLAY  # a slot, written only by _build
     with pytest.raises(AttributeError):
         game.extra = 1
 

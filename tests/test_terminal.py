@@ -9,8 +9,10 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import re
 import shlex
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -552,13 +554,20 @@ def test_any_answers_end_in_a_game_or_a_quiet_exit(
     out = io.StringIO()
     player = Player(list(answers))
     player.script.append("EOF")
-    game = TerminalGame(
-        Game.new(ruleset, seed=seed),
-        {seat: RuleBot(seat) for seat in (1, 2, 3)},
-        names=Names(pairing),
-        ask=player,
-        out=out,
-    ).run()
+    # An answer may be taken as the file to save to: the game runs in a directory of its own.
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            game = TerminalGame(
+                Game.new(ruleset, seed=seed),
+                {seat: RuleBot(seat) for seat in (1, 2, 3)},
+                names=Names(pairing),
+                ask=player,
+                out=out,
+            ).run()
+        finally:
+            os.chdir(here)
     text = out.getvalue()
     assert game.is_over or text.rstrip().endswith("bye")
     assert "Traceback" not in text

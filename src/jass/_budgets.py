@@ -1,16 +1,31 @@
-"""Checks of search budgets (samples, nodes, seconds), shared by the bots and the solver.
+"""Checks of the numbers callers pass: whole numbers, search budgets (samples, nodes, seconds).
 
->>> count_or_none("samples", 8), seconds_or_none("time_limit", 0.5)
-(8, 0.5)
+:func:`is_int` is the one test of "a whole number, not a bool" that the validators use.
+
+>>> count_or_none("samples", 8), seconds_or_none("time_limit", 0.5), is_int(True)
+(8, 0.5, False)
 """
 
 from __future__ import annotations
 
 import math
+from typing import TypeGuard
 
 from jass.errors import InvalidInputError
 
-__all__ = ["count_or_none", "seconds_or_none"]
+__all__ = ["count_or_none", "is_int", "seconds_or_none"]
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number: an ``int`` (or a subclass, a Seat) but not a bool.
+
+    ``True`` is an ``int`` in Python; as a seat, a count or a seed it is a mistake.
+
+    >>> import jass
+    >>> is_int(3), is_int(False), is_int(3.0), is_int(jass.Seat(1))
+    (True, False, False, True)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def count_or_none(name: str, value: object) -> int | None:
@@ -23,7 +38,7 @@ def count_or_none(name: str, value: object) -> int | None:
     """
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_int(value) or value < 1:
         raise InvalidInputError(f"{name} must be a positive whole number or None, got {value!r}")
     return value
 

@@ -63,7 +63,6 @@ __all__ = [
 FORMAT: Final = "jass-record"
 #: The version of the format this module writes; version 1 (no ``setup``) is still read.
 VERSION: Final = 2
-_READABLE: Final = (1, 2)
 #: The most actions :func:`loads` and :func:`replay` read by default: 1,000 hands' worth (a
 #: hand is at most 45: its deal, a shove, the contract, four declarations, 36 cards, thanks).
 MAX_ACTIONS: Final = 50_000

@@ -29,7 +29,8 @@ from jass._budgets import count_or_none, seconds_or_none
 from jass.bots.rule import RuleBot, _heuristic_card
 from jass.core.contracts import Contract
 from jass.core.play import trick_winner
-from jass.core.scoring import credit_card_play, credited_team
+from jass.core.ruledata import rule_data
+from jass.core.scoring import credit_card_play
 from jass.engine.actions import PLAY_ACTIONS, Action, Play
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
@@ -131,12 +132,14 @@ class MonteCarloBot:
         hand = view.hand_number
         declaring = (int(view.dealer or 0) + 1) & 1 if hand is not None else 0
         tricks_left = 9 - tricks[0] - tricks[1]
+        data = rule_data(contract, view.ruleset)
         if len(trick) == 4:
             # Settle the trick the card completes, then go on from the next one.
-            leader = (leader + trick_winner(trick, contract)) & 3
-            table = contract.card_points(old_undenufe=view.ruleset.old_undenufe)
+            leader = (leader + trick_winner(trick, data)) & 3
+            table = data.points
             team = leader & 1
-            taken[team] += sum(table[c] for c in trick) + (5 if tricks_left == 1 else 0)
+            last = data.last_trick_bonus if tricks_left == 1 else 0
+            taken[team] += sum(table[c] for c in trick) + last
             tricks[team] += 1
             trick = []
             tricks_left -= 1
@@ -152,8 +155,8 @@ class MonteCarloBot:
             # What each team is credited so far (its opponents' points under Misère).
             credited = [0, 0]
             for team in (0, 1):
-                credited[credited_team(team, contract)] += taken[team]
-            return credited[side] - credited[side ^ 1] + sign * result.difference
+                credited[team ^ data.credit_swap] += taken[team]
+            return credited[side] - credited[side ^ 1] + sign * result.lower
 
         def policy(hand: int, legal: int, current: Sequence[int], _seat: int, held: int) -> int:
             unplayed = held | sum(1 << c for c in current)

@@ -25,29 +25,30 @@ from typing import Final
 
 from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit, as_card
 from jass.core.contracts import Contract
+from jass.core.ruledata import RuleData, rule_data
 from jass.errors import IllegalReason, InvalidInputError
-from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
+from jass.rules import SCHIEBER, RuleSet
 
 __all__ = ["explain_illegal", "legal_cards", "legal_mask", "trick_points", "trick_winner"]
 
 _new_set: Final = int.__new__
 #: The suit mask of each card's suit.
 _SUIT_MASK_OF: Final = tuple(SUIT_MASKS[c // 9] for c in range(36))
-_ONLY_IF_NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
 
 
-def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool = False) -> int:
+def legal_mask(hand: int, trick: Sequence[int], data: RuleData) -> int:
     """The legal cards of ``hand`` on ``trick``, as an int mask: the kernel of rule book R5.5.
 
-    ``hand`` is an int bitmask (bit ``i`` is card ``i``) and ``trick`` the cards (ints) already
-    played to the current trick, leader first. ``strict`` is
-    ``undertrump_only_trumps=ONLY_IF_NO_HIGHER`` (R5.3e). It trusts its input. Every other
-    computation of the legal cards calls it; :func:`legal_cards` is its
-    :class:`~jass.CardSet` face, and the copies inlined in the search loops
-    (:mod:`jass.search.fast`) are tested against it.
+    ``hand`` is an int bitmask (bit ``i`` is card ``i``), ``trick`` the cards (ints) already
+    played to the current trick, leader first, and ``data`` the rule data of the contract
+    under the rule set (:func:`~jass.core.ruledata.rule_data`: its trump and Buur masks, and
+    ``strict_undertrump`` for R5.3e). It trusts its input. Every other computation of the
+    legal cards calls it; :func:`legal_cards` is its :class:`~jass.CardSet` face, and the
+    copies inlined in the search loops (:mod:`jass.search.fast`) are tested against it.
 
-    >>> from jass import CardSet, Contract, Suit
-    >>> hearts = Contract.trump(Suit.HEARTS)
+    >>> from jass import CardSet, Contract, Suit, rules
+    >>> from jass.core.ruledata import rule_data
+    >>> hearts = rule_data(Contract.trump(Suit.HEARTS), rules.SCHIEBER)
     >>> hand = int(CardSet.parse("6H 9H 7D"))
     >>> CardSet(legal_mask(hand, [Card.parse("AS"), Card.parse("QH")], hearts))
     CardSet.parse('9H 7D')
@@ -58,22 +59,22 @@ def legal_mask(hand: int, trick: Sequence[int], contract: Contract, strict: bool
         return hand  # R5.1
     led = _SUIT_MASK_OF[trick[0]]
     follow = led & hand
-    trumps = contract.trump_mask
+    trumps = data.trump_mask
     if not trumps:
         return follow or hand  # R5.2
     held = trumps & hand
     if led == trumps:
         # Trump led: follow with any trump, unless the Buur is the only one (R5.4).
-        return held if held & ~contract.buur else hand
+        return held if held & ~data.buur_mask else hand
     # The trumps that beat every trump in the trick (R5.3c).
-    above = contract.above
+    above = data.above
     over = held
     for card in trick:
         over &= above[card]
     if follow:
         return follow | over  # R5.3a
     if held == hand:
-        return over if strict and over else hand  # R5.3d/e: only trumps left
+        return over if data.strict_undertrump and over else hand  # R5.3d/e: only trumps left
     return (~trumps & hand) | over  # R5.3b
 
 
@@ -100,19 +101,16 @@ def legal_cards(
         # without a call (11% fewer instructions in benchmarks/bench_play.py);
         # cross-checked in tests/test_kernels.py.
         return hand
-    return _new_set(
-        CardSet,
-        legal_mask(
-            int(hand), trick, contract, ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER
-        ),
-    )
+    return _new_set(CardSet, legal_mask(int(hand), trick, rule_data(contract, ruleset)))
 
 
-def trick_winner(trick: Sequence[int], contract: Contract) -> int:
+def trick_winner(trick: Sequence[int], contract: Contract | RuleData) -> int:
     """The index in ``trick`` of the card that wins it, 0 being the leader (rule book §6).
 
     For an incomplete trick this is the card that holds it so far. This is the kernel of
-    R6.1-R6.2: ``trick`` may hold :class:`~jass.Card` values or plain ints, and every other
+    R6.1-R6.2: ``trick`` may hold :class:`~jass.Card` values or plain ints, ``contract`` is
+    a :class:`~jass.Contract` or its :class:`~jass.core.ruledata.RuleData` (the same
+    ``win_keys``), and every other
     computation of a trick's winner calls it (the copies inlined in the search loops of
     :mod:`jass.search.fast` and :mod:`jass.solver` are tested against it).
 
@@ -152,8 +150,9 @@ def trick_points(
     """
     if not isinstance(contract, Contract):
         raise InvalidInputError(f"{contract!r} is not a Contract")
-    table = contract.card_points(old_undenufe=ruleset.old_undenufe)
-    points = 5 if last else 0
+    data = rule_data(contract, ruleset)
+    table = data.points
+    points = data.last_trick_bonus if last else 0
     for card in trick:
         points += table[as_card(card)]
     return points
@@ -185,8 +184,7 @@ def explain_illegal(
     bits = int(hand)  # int arithmetic on the plain mask
     if not bits >> card & 1:
         return IllegalReason.NOT_IN_HAND, f"{card} is not in the hand ({_show(bits)})"
-    strict = ruleset.undertrump_only_trumps is _ONLY_IF_NO_HIGHER
-    if legal_mask(bits, trick, contract, strict) >> card & 1:
+    if legal_mask(bits, trick, rule_data(contract, ruleset)) >> card & 1:
         return None
     led_card = trick[0]
     led = Suit(led_card // 9)

@@ -19,17 +19,17 @@ from __future__ import annotations
 
 from typing import Final
 
+from jass.core.cards import Card
 from jass.core.scoring import (
     EndReason,
     GameResult,
     ScoringEvent,
-    credited_team,
     schneider,
-    team_match_bonus,
 )
-from jass.core.seats import Team
+from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult, resolve_declared_weis
-from jass.engine.hand import HandContext, HandCredits
+from jass.engine._context import HandContext, HandCredits
+from jass.engine._public import Round, new_round
 
 __all__ = [
     "STOECK_POINTS",
@@ -40,14 +40,17 @@ __all__ = [
     "credit_step",
     "current_step",
     "end_game",
+    "needs_full_step",
     "stoeck_to_show",
     "thank",
+    "trick_completed",
     "trick_events",
 ]
 
 #: Unmultiplied value of the Stöck (rule book R8.1).
 STOECK_POINTS: Final = 20
 _TEAMS: Final = tuple(Team)
+_SEATS: Final = tuple(Seat)
 _STOECK: Final = ScoringEvent.STOECK
 _WEIS: Final = ScoringEvent.WEIS
 _TRICK: Final = ScoringEvent.TRICK
@@ -79,7 +82,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
     Crediting stops at the event that ends the game.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER.evolve(target=100), 1))
     >>> after = credit_step((ctx, NO_CREDITS, (90, 0)), [(ScoringEvent.TRICK, 0, 12)], 0)
     >>> after[2], after[0].outcome.winner
@@ -95,7 +98,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
         else:
             events = sorted(events, key=lambda event: rank[event[0]])
     claimer = -1  # the team that may still claim unscored Stöck now (R9.4)
-    stoeck = STOECK_POINTS * ctx.multiplier
+    stoeck = STOECK_POINTS * ctx.data.multiplier
     target = facts.auto_target
     if (
         facts.claim_stoeck
@@ -107,7 +110,7 @@ def credit_step(ledger: Ledger, events: list[Event], step: int) -> Ledger:
         return credit(ledger, _STOECK, claimer, STOECK_POINTS, step)
     for kind, team, points in events:
         if team == claimer and target is not None:
-            total = ledger[2][team] + points * ctx.multiplier
+            total = ledger[2][team] + points * ctx.data.multiplier
             if total < target <= total + stoeck:  # together; not when the event alone finishes
                 ledger = credit(ledger, _STOECK, team, STOECK_POINTS, step)
                 claimer = -1
@@ -124,13 +127,13 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
     there (R9.3).
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> credit((ctx, NO_CREDITS, (0, 0)), ScoringEvent.WEIS, 1, 50, 0)[1].weis_credit
     (0, 50)
     """
     ctx, tally, scores = ledger
-    amount = points * ctx.multiplier
+    amount = points * ctx.data.multiplier
     before = scores[team]
     scores = add_to(scores, team, amount)
     if kind is _WEIS:
@@ -151,6 +154,29 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
     return (ctx, tally, scores)
 
 
+def needs_full_step(ctx: HandContext, tally: HandCredits, completed: int) -> bool:
+    """Whether the trick that makes ``completed`` tricks needs :func:`trick_events`.
+
+    Most tricks only add their points to one team's total (the state machine does that
+    inline); the full step is needed after the last trick (the 5 and the match), after
+    trick 1 when Weis are played (they are resolved then, R7.8), while a Weis waits for its
+    team's first trick (``weis_requires_trick``), and while Stöck may still be claimed to
+    finish (R9.4).
+
+    >>> import jass
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
+    >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
+    >>> needs_full_step(ctx, NO_CREDITS, 9), needs_full_step(ctx, NO_CREDITS, 4)
+    (True, False)
+    """
+    return (
+        completed == 9
+        or (completed == 1 and ctx.weis_on)
+        or tally.weis_pending >= 0
+        or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not tally.stoeck_done)
+    )
+
+
 def trick_events(
     ledger: Ledger, winner: int, points: int, tricks_won: tuple[int, int]
 ) -> tuple[Ledger, list[Event]]:
@@ -162,7 +188,7 @@ def trick_events(
     after the Weis team's first trick.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> trick_events((ctx, NO_CREDITS, (0, 0)), 1, 20, (4, 1))[1]
     [(<ScoringEvent.TRICK: 'trick'>, 1, 20)]
@@ -170,13 +196,15 @@ def trick_events(
     ctx, tally, scores = ledger
     team = winner & 1
     completed = tricks_won[0] + tricks_won[1]
+    data = ctx.data
     if completed == 9:
-        points += 5
+        points += data.last_trick_bonus
         if tricks_won[team] == 9:
             hand = ctx.hand_info
             assert hand is not None  # noqa: S101
-            points += team_match_bonus(team, hand.declaring_team, ctx.contract, ctx.rules)
-    events: list[Event] = [(_TRICK, credited_team(team, ctx.contract), points)]
+            declarer = team == hand.declaring_team
+            points += data.match_bonus if declarer else data.counter_match_bonus
+    events: list[Event] = [(_TRICK, team ^ data.credit_swap, points)]
     if not ctx.weis_on:
         return ledger, events
     if completed == 1:
@@ -218,7 +246,7 @@ def end_game(
     """The ledger of a game that ends now; ``hand_open`` tells whether a hand was started.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> end_game((ctx, NO_CREDITS, (0, 0)), Team(1), EndReason.FALSE_THANK,
     ...          hand_open=False)[0].outcome.hands_played
@@ -245,7 +273,7 @@ def current_step(ctx: HandContext, tally: HandCredits, completed: int) -> int:
     of this hand completed so far.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> current_step(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS, 0)
     -1
     """
@@ -261,7 +289,7 @@ def stoeck_to_show(ctx: HandContext, tally: HandCredits) -> int:
     Only under ``stoeck_claim_anytime_to_finish``, once a trump contract is named.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> stoeck_to_show(HandContext(GameFacts.of(jass.rules.SCHIEBER, 1)), NO_CREDITS)
     -1
     """
@@ -279,7 +307,7 @@ def thank(ledger: Ledger, team: Team, step: int, *, hand_open: bool) -> Ledger:
     under way.
 
     >>> import jass
-    >>> from jass.engine.hand import NO_CREDITS, GameFacts
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
     >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
     >>> thank((ctx, NO_CREDITS, (0, 0)), Team(0), -1,
     ...       hand_open=False)[0].outcome.reason.name
@@ -287,7 +315,7 @@ def thank(ledger: Ledger, team: Team, step: int, *, hand_open: bool) -> Ledger:
     """
     ctx, tally, scores = ledger
     target = ctx.rules.target
-    stoeck = STOECK_POINTS * ctx.multiplier
+    stoeck = STOECK_POINTS * ctx.data.multiplier
     if stoeck_to_show(ctx, tally) == team and scores[team] < target <= scores[team] + stoeck:
         ledger = credit(ledger, _STOECK, team, STOECK_POINTS, step)
         if ledger[0].outcome is not None:  # AUTO: the claim itself ended the game
@@ -308,3 +336,73 @@ def _event_of(team: Team, ctx: HandContext) -> ScoringEvent | None:
         return None
     ranks = ctx.facts.event_rank
     return next(event for event, rank in ranks.items() if rank == reached[1])
+
+
+def trick_completed(
+    ledger: Ledger, trick: tuple[Card, Card, Card, Card], before: Round
+) -> tuple[HandContext, HandCredits, tuple[int, int], Round]:
+    """The ledger and the round after ``trick``'s fourth card, the trick credited.
+
+    ``before`` is the round the trick was played in. Most tricks only add their points to
+    one team's total, inline here; the others take the full step (:func:`needs_full_step`).
+    The hand itself is scored by the state machine when the ninth trick is in.
+
+    >>> import jass
+    >>> from jass.engine._context import NO_CREDITS, GameFacts
+    >>> from jass.engine._public import new_round
+    >>> plain = jass.rules.SCHIEBER.evolve(weis=False, stoeck=False)
+    >>> g = jass.Game.new(plain, seed=1).deal().choose("obenabe")
+    >>> start = new_round(leader=0, points=(0, 0), tricks_won=(0, 0), plays=())
+    >>> after = trick_completed((g._ctx, NO_CREDITS, (0, 0)), tuple(jass.Card.parse(c) for c in
+    ...     ("AS", "KS", "QS", "JS")), start)[3]
+    >>> after.leader, after.points, after.tricks_won
+    (0, (20, 0), (1, 0))
+    """
+    ctx, tally, scores = ledger
+    data = ctx.data
+    # play.trick_winner, inlined for speed; tests/test_view_fresh.py cross-checks the seats
+    # this gives against the kernel.
+    keys = data.win_keys[trick[0] // 9]
+    best = 0
+    best_key = keys[trick[0]]
+    for index in (1, 2, 3):
+        key = keys[trick[index]]
+        if key > best_key:
+            best = index
+            best_key = key
+    leader = before.leader
+    winner = (leader + best) & 3
+    team = winner & 1
+    plays = before.plays + (  # noqa: RUF005  (a concatenation: faster than unpacking)
+        (_SEATS[leader], trick[0]),
+        (_SEATS[(leader + 1) & 3], trick[1]),
+        (_SEATS[(leader + 2) & 3], trick[2]),
+        (_SEATS[(leader + 3) & 3], trick[3]),
+    )
+    table = data.points
+    taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
+    won = before.tricks_won
+    tricks_won = (won[0] + 1 - team, won[1] + team)
+    completed = tricks_won[0] + tricks_won[1]
+    step = ctx.hand_step + completed - 1
+    if needs_full_step(ctx, tally, completed):
+        ledger, events = trick_events((ctx, tally, scores), winner, taken, tricks_won)
+        ctx, tally, scores = credit_step(ledger, events, step)
+    else:
+        # Only the trick scores: credit(), inlined for speed, unless it reaches the target
+        # (then credit() does it, the end of the game included). The property tests check
+        # every hand's totals against scoring.score_hand.
+        credited = team ^ data.credit_swap
+        start = scores[credited]
+        end = start + taken * data.multiplier
+        target = ctx.facts.reach_target
+        if target is not None and start < target <= end:
+            ctx, tally, scores = credit((ctx, tally, scores), _TRICK, credited, taken, step)
+        else:
+            scores = (end, scores[1]) if credited == 0 else (scores[0], end)
+    if completed == 9:
+        taken += data.last_trick_bonus
+    after = new_round(
+        leader=winner, points=add_to(before.points, team, taken), tricks_won=tricks_won, plays=plays
+    )
+    return ctx, tally, scores, after

@@ -22,6 +22,7 @@ from typing import Final, Protocol, TypeAlias
 
 import attrs
 
+from jass._budgets import is_int
 from jass.core.cards import CARDS, Card, as_card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands, check_deal
@@ -30,8 +31,13 @@ from jass.core.weis import Weis
 from jass.errors import IllegalActionError, IllegalReason, InvalidInputError
 
 __all__ = [
+    "CHOOSE_BASE",
+    "DECLARE_NONE_INDEX",
+    "DECLARE_WEIS_INDEX",
     "NUM_ACTIONS",
     "PLAY_ACTIONS",
+    "SHOVE_INDEX",
+    "THANK_BASE",
     "Action",
     "Choose",
     "Deal",
@@ -42,11 +48,14 @@ __all__ = [
     "action_from_index",
 ]
 
-_CHOOSE_BASE: Final = 36
-_SHOVE_INDEX: Final = 43
-_THANK_BASE: Final = 44
-_DECLARE_NONE: Final = 46
-_DECLARE_ALL: Final = 47
+#: The action numbers: ``Play`` of card ``c`` is ``c`` (0-35), ``Choose`` of contract ``k``
+#: is ``CHOOSE_BASE + k.index`` (36-42), then ``Shove``, ``Thank`` of team 0 and of team 1,
+#: declaring no Weis, and declaring Weis (every declaration shares the one number).
+CHOOSE_BASE: Final = 36
+SHOVE_INDEX: Final = 43
+THANK_BASE: Final = 44
+DECLARE_NONE_INDEX: Final = 46
+DECLARE_WEIS_INDEX: Final = 47
 #: The size of the player action space (see :attr:`Play.index` and friends).
 NUM_ACTIONS: Final = 48
 
@@ -92,7 +101,7 @@ class Choose:
         >>> Choose(Contract.OBENABE).index
         40
         """
-        return _CHOOSE_BASE + self.contract.index
+        return CHOOSE_BASE + self.contract.index
 
 
 @attrs.frozen
@@ -110,7 +119,7 @@ class Shove:
         >>> Shove().index
         43
         """
-        return _SHOVE_INDEX
+        return SHOVE_INDEX
 
 
 @attrs.frozen
@@ -130,7 +139,7 @@ class Thank:
         >>> Thank(Team(0)).index
         44
         """
-        return _THANK_BASE + int(self.team)
+        return THANK_BASE + int(self.team)
 
 
 def _weis_tuple(value: Iterable[Weis]) -> tuple[Weis, ...]:
@@ -165,7 +174,7 @@ class DeclareWeis:
         >>> DeclareWeis(()).index, DeclareWeis(find_weis(CardSet.parse("6S 7S 8S"))).index
         (46, 47)
         """
-        return _DECLARE_ALL if self.weis else _DECLARE_NONE
+        return DECLARE_WEIS_INDEX if self.weis else DECLARE_NONE_INDEX
 
 
 @attrs.frozen
@@ -219,19 +228,19 @@ def action_from_index(
     >>> [str(w) for w in action_from_index(47, g).weis]
     ['four 8s (100)', '7-8-9 of diamonds (20)']
     """
-    if isinstance(index, bool) or not isinstance(index, int):
+    if not is_int(index):
         raise InvalidInputError(f"action index must be an int, got {index!r}")
-    if 0 <= index < _CHOOSE_BASE:
+    if 0 <= index < CHOOSE_BASE:
         return PLAY_ACTIONS[index]
-    if _CHOOSE_BASE <= index < _CHOOSE_BASE + len(Contract.all()):
-        return Choose(Contract.from_index(index - _CHOOSE_BASE))
-    if index == _SHOVE_INDEX:
+    if CHOOSE_BASE <= index < CHOOSE_BASE + len(Contract.all()):
+        return Choose(Contract.from_index(index - CHOOSE_BASE))
+    if index == SHOVE_INDEX:
         return Shove()
-    if index in (_THANK_BASE, _THANK_BASE + 1):
-        return Thank(Team(index - _THANK_BASE))
-    if index == _DECLARE_NONE:
+    if index in (THANK_BASE, THANK_BASE + 1):
+        return Thank(Team(index - THANK_BASE))
+    if index == DECLARE_NONE_INDEX:
         return _NO_DECLARATION
-    if index == _DECLARE_ALL:
+    if index == DECLARE_WEIS_INDEX:
         return _declare_all(game)
     raise InvalidInputError(f"no action has index {index!r}")
 

@@ -1,7 +1,6 @@
 """The records of a game: :class:`Phase`, :class:`GameSetup`, :class:`HandInfo` and :class:`Trick`.
 
-Besides these public records it holds what the state machine keeps per game and per hand
-(:class:`GameFacts`, :class:`HandContext`, :class:`HandCredits`).
+What the state machine keeps privately per game and per hand is in :mod:`jass.engine._context`.
 
 >>> import jass
 >>> g = jass.Game.new(seed=3).deal()
@@ -12,21 +11,19 @@ Besides these public records it holds what the state machine keeps per game and 
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import Final
 
 import attrs
 
-from jass.core.cards import Card, Rank
+from jass._budgets import is_int
+from jass.core.cards import Card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands
 from jass.core.play import trick_winner
-from jass.core.scoring import GameResult, HandScore, ScoringEvent, credited_team, event_order
 from jass.core.seats import Seat, Team
-from jass.core.weis import Weis, WeisResult, find_weis
 from jass.errors import InvalidInputError
-from jass.rules import EndMode, RuleSet, UndertrumpRule, WeisDeclaration
+from jass.rules import EndMode, RuleSet
 
 __all__ = ["GameSetup", "HandInfo", "Phase", "Trick"]  # the rest is internal to the state machine
 
@@ -146,31 +143,6 @@ def completed_tricks(
     return tuple(tricks)
 
 
-class HandCredits(NamedTuple):
-    """What the scoring events of the current hand have credited and left pending (internal).
-
-    >>> HandCredits().weis_credit
-    (0, 0)
-    """
-
-    #: Weis declared by hand, by seat (``MANUAL`` only); ``None`` until the seat declares.
-    declared: tuple[tuple[Weis, ...] | None, ...] = (None, None, None, None)
-    #: The resolved Weis, from the end of trick 1.
-    weis: WeisResult | None = None
-    #: Unmultiplied Weis and Stöck points credited so far, by team.
-    weis_credit: tuple[int, int] = (0, 0)
-    stoeck_credit: tuple[int, int] = (0, 0)
-    #: The team whose Weis wait for its first trick (``weis_requires_trick``), or -1.
-    weis_pending: int = -1
-    #: Whether the Stöck were scored or claimed.
-    stoeck_done: bool = False
-    #: The game-wide trick index of a Stöck event in the trick in progress, or -1.
-    stoeck_step: int = -1
-
-
-NO_CREDITS: Final = HandCredits()
-
-
 @attrs.frozen
 class GameSetup:
     """Where a game starts: the score sheet it resumes, and who deals first.
@@ -233,10 +205,10 @@ class GameSetup:
                     "so the game would be over (end_mode=END_OF_HAND)"
                 )
         if dealer is not None:
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(4):
+            if not is_int(dealer) or dealer not in range(4):
                 raise InvalidInputError(f"dealer must be a Seat (0-3) or None, got {dealer!r}")
             dealer = _SEATS[dealer]
-        if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
+        if not is_int(hands_played) or hands_played < 0:
             raise InvalidInputError(f"hands_played must be an int >= 0, got {hands_played!r}")
         if ruleset.hands is not None and hands_played >= ruleset.hands:
             raise InvalidInputError(
@@ -248,238 +220,3 @@ class GameSetup:
 
 #: A game from the start: no points, the first dealer by the rule set.
 FRESH_START: Final = GameSetup()
-
-
-class GameFacts:
-    """What a game's rule set, seed and set-up fix for its whole length, derived once (internal).
-
-    >>> import jass
-    >>> GameFacts.of(jass.rules.SCHIEBER, 1).auto_target
-    2500
-    """
-
-    __slots__ = (
-        "auto_target",
-        "claim_stoeck",
-        "event_rank",
-        "reach_target",
-        "rules",
-        "seed",
-        "setup",
-    )
-
-    rules: RuleSet
-    seed: int
-    setup: GameSetup
-    #: The target that counts at all (None in a fixed-length game), and the one that ends the
-    #: game at a scoring event (R9.3).
-    reach_target: int | None
-    auto_target: int | None
-    claim_stoeck: bool
-    event_rank: dict[ScoringEvent, int]
-
-    @classmethod
-    def of(cls, rules: RuleSet, seed: int, setup: GameSetup = FRESH_START) -> GameFacts:
-        """The facts of a game with ``rules``, ``seed`` and ``setup``."""
-        facts = object.__new__(cls)
-        facts.seed = seed
-        facts.setup = setup
-        facts.rules, facts.reach_target, facts.auto_target, facts.claim_stoeck, facts.event_rank = (
-            _rule_facts(rules)
-        )
-        return facts
-
-
-@functools.lru_cache(maxsize=256)
-def _rule_facts(
-    rules: RuleSet,
-) -> tuple[RuleSet, int | None, int | None, bool, dict[ScoringEvent, int]]:
-    reach_target = rules.target if rules.hands is None else None
-    auto = rules.end_mode is EndMode.AUTO
-    return (
-        rules,
-        reach_target,
-        reach_target if auto else None,
-        auto and rules.stoeck_claim_anytime_to_finish,
-        {event: rank for rank, event in enumerate(event_order(rules))},
-    )
-
-
-class HandContext:
-    """The part of a game state that changes a few times per hand at most (internal).
-
-    States share it, so that playing a card copies a handful of references only. Besides the
-    records it holds what is derived from them once: the contract's tables and multiplier and
-    the Stöck holder.
-
-    >>> import jass
-    >>> HandContext(GameFacts.of(jass.rules.SCHIEBER, 3)).hand_info is None
-    True
-    """
-
-    __slots__ = (
-        "contract",
-        "facts",
-        "found",
-        "hand_info",
-        "hand_step",
-        "manual_weis",
-        "misere",
-        "multiplier",
-        "outcome",
-        "reached",
-        "results",
-        "rules",
-        "stoeck_mask",
-        "stoeck_seat",
-        "strict_undertrump",
-        "table",
-        "unchecked",
-        "weis_on",
-    )
-
-    contract: Contract
-    facts: GameFacts
-    #: Each seat's Weis as find_weis finds them in its dealt cards, found on first need.
-    found: list[tuple[Weis, ...] | None]
-    hand_info: HandInfo | None
-    hand_step: int
-    manual_weis: bool
-    misere: int
-    multiplier: int
-    outcome: GameResult | None
-    #: For each team, (game-wide trick index, event rank) of the event that reached the target.
-    reached: tuple[tuple[int, int] | None, tuple[int, int] | None]
-    results: tuple[HandScore, ...]
-    rules: RuleSet
-    stoeck_mask: int
-    stoeck_seat: int
-    #: undertrump_only_trumps is ONLY_IF_NO_HIGHER: the ``strict`` of play.legal_mask.
-    strict_undertrump: bool
-    table: tuple[int, ...]
-    #: The indexes (into the hand's plays) of cards played without the rules' check.
-    unchecked: frozenset[int]
-    weis_on: bool
-
-    def __init__(self, facts: GameFacts) -> None:
-        self.facts = facts
-        self.rules = facts.rules
-        self.results = ()
-        self.outcome = None
-        strict = UndertrumpRule.ONLY_IF_NO_HIGHER
-        self.strict_undertrump = self.rules.undertrump_only_trumps is strict
-        self.reached = (None, None)
-        self._derive(None)
-
-    def _derive(self, hand: HandInfo | None) -> None:
-        """Set the hand and what its contract fixes."""
-        rules = self.rules
-        self.hand_info = hand
-        self.found = [None, None, None, None]
-        self.unchecked = frozenset()
-        contract = hand.contract if hand is not None else None
-        # A placeholder contract before one is named: read only in the PLAY phase.
-        self.contract = contract if contract is not None else Contract.OBENABE
-        self.table = self.contract.card_points(old_undenufe=rules.old_undenufe)
-        self.multiplier = rules.multiplier(self.contract)
-        # The Misère swap as an XOR flag for the hot path (scoring.credited_team is the rule).
-        self.misere = credited_team(0, self.contract)
-        self.weis_on = rules.weis and contract is not None
-        self.manual_weis = self.weis_on and rules.weis_declaration is WeisDeclaration.MANUAL
-        #: The game-wide index of this hand's first trick: scoring steps count tricks.
-        self.hand_step = 9 * hand.number if hand is not None else 0
-        # The seat holding trump King and Queen, and their mask (rule book R8.1).
-        self.stoeck_seat = -1
-        self.stoeck_mask = 0
-        if rules.stoeck and hand is not None and contract is not None and contract.is_trump:
-            suit = contract.trump_suit
-            assert suit is not None  # noqa: S101
-            pair = 1 << (9 * suit + Rank.KING) | 1 << (9 * suit + Rank.QUEEN)
-            for seat in range(4):
-                if hand.dealt[seat] & pair == pair:
-                    self.stoeck_seat = seat
-                    self.stoeck_mask = pair
-
-    def _clone(self) -> HandContext:
-        new = object.__new__(HandContext)
-        new.contract = self.contract
-        new.facts = self.facts
-        new.found = self.found  # the same hand: the same cache
-        new.hand_info = self.hand_info
-        new.hand_step = self.hand_step
-        new.manual_weis = self.manual_weis
-        new.misere = self.misere
-        new.multiplier = self.multiplier
-        new.outcome = self.outcome
-        new.reached = self.reached
-        new.results = self.results
-        new.rules = self.rules
-        new.stoeck_mask = self.stoeck_mask
-        new.stoeck_seat = self.stoeck_seat
-        new.strict_undertrump = self.strict_undertrump
-        new.table = self.table
-        new.unchecked = self.unchecked
-        new.weis_on = self.weis_on
-        return new
-
-    def found_weis(self, seat: int) -> tuple[Weis, ...]:
-        """The Weis in the cards dealt to ``seat``, as :func:`~jass.find_weis` finds them.
-
-        Found once per hand and shared by its states, since declaring them automatically
-        (and so the encoders' ``declared_weis``) asks for them at every card of trick 1.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=4).deal().choose("obenabe")
-        >>> g._ctx.found_weis(0) == jass.find_weis(g.hand_info.dealt[0], g.ruleset)
-        True
-        """
-        found = self.found[seat]
-        if found is None:
-            hand = self.hand_info
-            assert hand is not None  # noqa: S101  (asked for in a hand only)
-            found = self.found[seat] = find_weis(hand.dealt[seat], self.rules)
-        return found
-
-    def with_hand(self, hand: HandInfo) -> HandContext:
-        """The same context for another :class:`HandInfo` record."""
-        new = self._clone()
-        new._derive(hand)
-        return new
-
-    def with_result(self, score: HandScore) -> HandContext:
-        """The context after a hand is scored."""
-        new = self._clone()
-        new.results = (*self.results, score)
-        return new
-
-    def with_unchecked(self, index: int) -> HandContext:
-        """The context after play ``index`` of the hand was made without the rules' check."""
-        new = self._clone()
-        new.unchecked = self.unchecked | {index}
-        return new
-
-    def with_outcome(self, outcome: GameResult) -> HandContext:
-        """The context of a finished game."""
-        new = self._clone()
-        new.outcome = outcome
-        return new
-
-    def with_reached(self, team: int, record: tuple[int, int]) -> HandContext:
-        """The context after ``team`` first reached the target, at ``record``."""
-        new = self._clone()
-        new.reached = (record, self.reached[1]) if team == 0 else (self.reached[0], record)
-        return new
-
-    def key(self) -> tuple[object, ...]:
-        """What equality and hashing of a state compare (the rest is derived)."""
-        facts = self.facts
-        return (
-            facts.rules,
-            facts.seed,
-            facts.setup,
-            self.hand_info,
-            self.results,
-            self.outcome,
-            self.reached,
-            self.unchecked,
-        )

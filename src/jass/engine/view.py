@@ -17,93 +17,63 @@ holds no trump but perhaps the Buur, and a seat that undertrumped holds only tru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, Final, Protocol
 
-from jass.core.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
+from jass._budgets import is_int
+from jass.core.cards import SUIT_MASKS, Card, CardSet, Suit, as_card
 from jass.core.contracts import Contract
-from jass.core.dealing import DealtHands
 from jass.core.scoring import GameResult, HandScore
 from jass.core.seats import Seat, Team
-from jass.core.weis import Weis, WeisResult
+from jass.core.weis import Weis
+from jass.engine._public import (
+    PublicHand,
+    Round,
+    choose_refusal,
+    declare_refusal,
+    legal_actions,
+    legal_now,
+    play_refusal,
+    shove_refusal,
+    thank_refusal,
+    weis_choice,
+)
 from jass.engine.actions import Action, Choose, DeclareWeis, Play, Shove, Thank
-from jass.engine.hand import GameSetup, HandInfo, Phase, Trick, completed_tricks
-from jass.errors import InvalidInputError
-from jass.rules import FirstHandRule, RuleSet, UndertrumpRule
+from jass.engine.hand import GameSetup, Phase, Trick, completed_tricks
+from jass.engine.inference import excluded_cards, known_holdings
+from jass.errors import InvalidInputError, JassError
+from jass.rules import RuleSet
 
 __all__ = ["PlayerView", "excluded_cards"]
 
 _SEATS: Final = tuple(Seat)
-_FULL: Final = (1 << 36) - 1
 _EMPTY: Final = CardSet(0)
+_NO_CARDS: Final = (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
 _PLAY: Final = Phase.PLAY
-_CHOOSE: Final = Phase.CHOOSE
+_new: Final = object.__new__
 
 
-class _GameState(Protocol):
-    """The public face of :class:`jass.Game` that a view reads (so this module need not import it).
+class _Viewable(Protocol):
+    """Whatever has views by seat: a :class:`jass.Game` (typed here without importing it).
 
     >>> import jass
-    >>> isinstance(jass.Game.new(seed=1), jass.Game)
+    >>> isinstance(jass.Game.new(seed=1).view(0), PlayerView)
     True
     """
 
-    @property
-    def ruleset(self) -> RuleSet: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def to_move(self) -> Seat | None: ...
-    @property
-    def hands(self) -> DealtHands: ...
-    @property
-    def hand_info(self) -> HandInfo | None: ...
-    @property
-    def setup(self) -> GameSetup: ...
-    @property
-    def contract(self) -> Contract | None: ...
-    @property
-    def plays(self) -> tuple[tuple[Seat, Card], ...]: ...
-    @property
-    def unchecked_plays(self) -> frozenset[int]: ...
-    @property
-    def trick(self) -> tuple[Card, ...]: ...
-    @property
-    def trick_leader(self) -> Seat | None: ...
-    @property
-    def declared_weis(self) -> tuple[tuple[Weis, ...] | None, ...]: ...
-    @property
-    def weis_result(self) -> WeisResult | None: ...
-    @property
-    def stoeck(self) -> Seat | None: ...
-    @property
-    def scores(self) -> tuple[int, int]: ...
-    @property
-    def hand_points(self) -> tuple[int, int]: ...
-    @property
-    def hand_results(self) -> tuple[HandScore, ...]: ...
-    @property
-    def result(self) -> GameResult | None: ...
-    def legal_moves(self) -> CardSet: ...
-    def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]: ...
-    def can_shove(self) -> bool: ...
-    def can_choose(self, contract: Contract | str) -> bool: ...
-    def can_play(self, card: Card | str) -> bool: ...
-    def can_declare_weis(self, weis: Weis | Iterable[Weis] = ()) -> bool: ...
-    def can_thank(self, team: Team | int) -> bool: ...
+    def view(self, seat: Seat | int) -> PlayerView: ...
 
 
 class PlayerView:
     """Everything one seat may know, and nothing more; get it with :meth:`jass.Game.view`.
 
-    A view costs almost nothing to build: it keeps its game privately and reads the public
-    parts on demand, sharing the game's records (the cards played, the trick, the scores);
-    what takes work (the completed tricks, :attr:`excluded`, the declared points) is worked
-    out once, when first asked. Views are immutable and compare by what the seat may know.
-
-    A bot gets its information from the view's public attributes only. A program that must
-    not trust the code it hands a view to (a tournament server) should send that code the
-    public fields, not the object, since a Python object cannot hide its private reference.
+    A view is the game's public record (:class:`~jass.engine._public.PublicHand` and the
+    trick's round, shared with the game by reference), the phase, the seat to move, the
+    current trick and the scores, plus the seat's own hand and own Weis. It holds no other
+    seat's hidden cards, not even in its pickle, so it may be sent to a bot in another
+    process as it is. ``legal_moves``, ``legal_actions`` and the ``can_*`` predicates come
+    from its own data, through the same functions as :class:`~jass.Game`. Views are
+    immutable; equality, hashing and pickling are structural, by what the seat may know.
 
     >>> import jass
     >>> g = jass.Game.new(seed=5).deal()
@@ -112,28 +82,77 @@ class PlayerView:
     (<Seat.S0: 0>, True, None)
     """
 
-    __slots__ = ("_declared", "_excluded", "_game", "_tricks", "seat")
+    __slots__ = (
+        "_excluded",
+        "_own_weis",
+        "_pub",
+        "_round",
+        "_tricks",
+        "hand",
+        "phase",
+        "scores",
+        "seat",
+        "to_move",
+        "trick",
+    )
 
+    #: The viewing seat.
     seat: Seat
-    _game: _GameState
+    #: The seat's own cards, as they are now.
+    hand: CardSet
+    #: The game's phase.
+    phase: Phase
+    #: The seat that must act, or ``None``.
+    to_move: Seat | None
+    #: The cards of the current trick, leader first.
+    trick: tuple[Card, ...]
+    #: The running totals by team.
+    scores: tuple[int, int]
+    _pub: PublicHand
+    _round: Round
+    _own_weis: tuple[Weis, ...] | None
     _tricks: tuple[Trick, ...]
     _excluded: tuple[CardSet, CardSet, CardSet, CardSet]
-    _declared: tuple[tuple[Weis, ...] | None, ...]
 
-    def __init__(self, game: _GameState, seat: Seat | int) -> None:
-        """The view of ``seat`` on ``game`` (what :meth:`jass.Game.view` returns).
+    def __new__(cls, game: _Viewable, seat: Seat | int) -> PlayerView:
+        """The view of ``seat`` on ``game``: the same as ``game.view(seat)``.
 
         >>> import jass
         >>> g = jass.Game.new(seed=5).deal()
         >>> PlayerView(g, 2) == g.view(jass.Seat(2))
         True
         """
+        return game.view(seat)
+
+    @classmethod
+    def _of(
+        cls,
+        pub: PublicHand,
+        round_: Round,
+        phase: Phase,
+        to_move: int,
+        trick: tuple[Card, ...],
+        scores: tuple[int, int],
+        seat: Seat | int,
+        hand: CardSet,
+        own_weis: tuple[Weis, ...] | None,
+    ) -> PlayerView:
+        """A view from its parts (what :meth:`jass.Game.view` calls)."""
         if seat.__class__ is not Seat:
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+            if not is_int(seat) or seat not in range(4):
                 raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
             seat = _SEATS[seat]
-        _set_seat(self, seat)
-        _set_game(self, game)
+        view = _new(cls)
+        _set_pub(view, pub)
+        _set_round(view, round_)
+        _set_phase(view, phase)
+        _set_to_move(view, _SEATS[to_move] if to_move >= 0 else None)
+        _set_trick(view, trick)
+        _set_scores(view, scores)
+        _set_seat(view, seat)
+        _set_hand(view, hand)
+        _set_own_weis(view, own_weis)
+        return view
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a PlayerView is immutable: cannot set {name!r}")
@@ -141,398 +160,185 @@ class PlayerView:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a PlayerView is immutable: cannot delete {name!r}")
 
-    # --- what the seat may know ---------------------------------------------------------
+    # --- what the seat may know: plain accessors (checked in tests/test_docstrings.py) ----
 
     @property
     def ruleset(self) -> RuleSet:
-        """The rules in force.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).view(0).ruleset is jass.rules.SCHIEBER
-        True
-        """
-        return self._game.ruleset
+        """The rules in force."""
+        return self._pub.rules
 
     @property
-    def phase(self) -> Phase:
-        """The game's phase.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).view(0).phase
-        <Phase.DEAL: 'deal'>
-        """
-        return self._game.phase
-
-    @property
-    def to_move(self) -> Seat | None:
-        """The seat that must act, or ``None``.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(0).to_move == g.to_move
-        True
-        """
-        return self._game.to_move
-
-    @property
-    def hand(self) -> CardSet:
-        """The seat's own cards, as they are now.
-
-        >>> import jass
-        >>> len(jass.Game.new(seed=5).deal().view(0).hand)
-        9
-        """
-        return self._game.hands[self.seat]
+    def setup(self) -> GameSetup:
+        """Where the game started: the scores, a given first dealer, the hands played before."""
+        return self._pub.setup
 
     @property
     def hand_number(self) -> int | None:
-        """The number of the current hand, from 0, or ``None`` before the first deal.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).hand_number
-        0
-        """
-        hand = self._game.hand_info
-        return hand.number if hand is not None else None
+        """The number of the current hand, from 0, or ``None`` before the first deal."""
+        return self._pub.number
 
     @property
     def dealer(self) -> Seat | None:
-        """The dealer of the current hand, or ``None`` before the first deal.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(0).dealer == g.hand_info.dealer
-        True
-        """
-        hand = self._game.hand_info
-        return hand.dealer if hand is not None else None
+        """The dealer of the current hand, or ``None`` before the first deal."""
+        return self._pub.dealer
 
     @property
     def contract(self) -> Contract | None:
-        """The contract, once named.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().choose("obenabe").view(1).contract
-        Contract.OBENABE
-        """
-        return self._game.contract
+        """The contract, once named."""
+        return self._pub.contract
 
     @property
     def chooser(self) -> Seat | None:
-        """The seat that named the contract, once named.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal().shove().choose("obenabe")
-        >>> g.view(0).chooser == g.hand_info.forehand.partner
-        True
-        """
-        hand = self._game.hand_info
-        return hand.chooser if hand is not None else None
+        """The seat that named the contract, once named."""
+        return self._pub.chooser
 
     @property
     def shoves(self) -> int:
-        """How often the choice was shoved in this hand.
+        """How often the choice was shoved in this hand."""
+        return self._pub.shoves
 
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().shove().view(0).shoves
-        1
-        """
-        hand = self._game.hand_info
-        return hand.shoves if hand is not None else 0
+    @property
+    def trick_leader(self) -> Seat | None:
+        """The seat that leads the current trick, or ``None`` before the play."""
+        leader = self._round.leader
+        return _SEATS[leader] if leader >= 0 else None
+
+    @property
+    def declared_points(self) -> tuple[tuple[int, ...] | None, ...]:
+        """The points of the Weis each seat declared, by seat (``None`` until it declares)."""
+        return self._pub.declared
+
+    @property
+    def own_weis(self) -> tuple[Weis, ...] | None:
+        """The Weis this seat declared, or ``None`` before it declares."""
+        return self._own_weis
+
+    @property
+    def shown_weis(self) -> tuple[tuple[Seat, Weis], ...]:
+        """The winning team's Weis, shown after trick 1, with the seat holding each."""
+        return self._pub.shown
+
+    @property
+    def weis_winner(self) -> Seat | None:
+        """The seat with the best Weis, known after trick 1, or ``None``."""
+        return self._pub.weis_winner
+
+    @property
+    def stoeck(self) -> Seat | None:
+        """The seat whose Stöck were scored (or shown) in this hand, or ``None``."""
+        return self._pub.stoeck
+
+    @property
+    def hand_points(self) -> tuple[int, int]:
+        """Unmultiplied card points taken in this hand, by team."""
+        return self._round.points
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Tricks taken in this hand, by team."""
+        return self._round.tricks_won
+
+    @property
+    def hand_results(self) -> tuple[HandScore, ...]:
+        """The scores of the completed hands."""
+        return self._pub.results
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the game ended, or ``None``."""
+        return self._pub.outcome
+
+    @property
+    def unchecked_plays(self) -> frozenset[int]:
+        """The indexes into :attr:`plays` of cards played without the rules' check."""
+        return self._pub.unchecked
+
+    @property
+    def team(self) -> Team:
+        """The seat's team."""
+        return self.seat.team
+
+    # --- what the seat may know: worked out ---------------------------------------------
 
     @property
     def plays(self) -> tuple[tuple[Seat, Card], ...]:
         """Every card played in this hand, with the seat that played it, in order.
 
         >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).plays
-        ()
-        """
-        return self._game.plays
-
-    @property
-    def trick(self) -> tuple[Card, ...]:
-        """The cards of the current trick, leader first.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).trick
-        ()
-        """
-        return self._game.trick
-
-    @property
-    def trick_leader(self) -> Seat | None:
-        """The seat that leads the current trick, or ``None`` before the play.
-
-        >>> import jass
         >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
-        >>> g.view(0).trick_leader == g.hand_info.forehand
+        >>> g = g.play(g.legal_moves().cards()[0])
+        >>> g.view(2).plays == g.plays == ((g.trick_leader, g.trick[0]),)
         True
         """
-        return self._game.trick_leader
+        trick = self.trick
+        done = self._round.plays
+        if not trick:
+            return done
+        leader = self._round.leader
+        return done + tuple((_SEATS[(leader + i) & 3], card) for i, card in enumerate(trick))
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks of this hand.
 
         >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).tricks
-        ()
+        >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
+        >>> for _ in range(4):
+        ...     g = g.play(g.legal_moves().cards()[0])
+        >>> g.view(1).tricks == g.tricks and len(g.tricks) == 1
+        True
         """
         try:
             return self._tricks
         except AttributeError:
             pass
-        contract = self._game.contract
-        tricks = (
-            completed_tricks(
-                self._game.plays,
-                contract,
-                contract.card_points(old_undenufe=self._game.ruleset.old_undenufe),
-            )
-            if contract is not None
-            else ()
-        )
+        pub = self._pub
+        contract = pub.contract
+        done = self._round.plays
+        tricks = completed_tricks(done, contract, pub.data.points) if contract and done else ()
         _set_tricks(self, tricks)
         return tricks
-
-    @property
-    def declared_points(self) -> tuple[tuple[int, ...] | None, ...]:
-        """The points of the Weis each seat declared, by seat (``None`` until it declares).
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).declared_points
-        (None, None, None, None)
-        """
-        return tuple(
-            None if weis is None else tuple(w.points for w in weis) for weis in self._declared_weis
-        )
-
-    @property
-    def own_weis(self) -> tuple[Weis, ...] | None:
-        """The Weis this seat declared, or ``None`` before it declares.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).own_weis is None
-        True
-        """
-        return self._declared_weis[self.seat]
-
-    @property
-    def _declared_weis(self) -> tuple[tuple[Weis, ...] | None, ...]:
-        try:
-            return self._declared
-        except AttributeError:
-            pass
-        declared = self._game.declared_weis
-        _set_declared(self, declared)
-        return declared
-
-    @property
-    def shown_weis(self) -> tuple[tuple[Seat, Weis], ...]:
-        """The winning team's Weis, shown after trick 1, with the seat holding each.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).shown_weis
-        ()
-        """
-        result = self._game.weis_result
-        if result is None or result.winner is None:
-            return ()
-        return tuple(
-            (holder, weis)
-            for holder in result.winner.team.seats
-            for weis in result.declared[holder]
-        )
-
-    @property
-    def weis_winner(self) -> Seat | None:
-        """The seat with the best Weis, known after trick 1, or ``None``.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).weis_winner is None
-        True
-        """
-        result = self._game.weis_result
-        return result.winner if result is not None else None
-
-    @property
-    def stoeck(self) -> Seat | None:
-        """The seat whose Stöck were scored (or shown) in this hand, or ``None``.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).stoeck is None
-        True
-        """
-        return self._game.stoeck
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        """The running totals by team.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5, scores=(300, 200)).view(0).scores
-        (300, 200)
-        """
-        return self._game.scores
-
-    @property
-    def hand_points(self) -> tuple[int, int]:
-        """Unmultiplied card points taken in this hand, by team.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).hand_points
-        (0, 0)
-        """
-        return self._game.hand_points
-
-    @property
-    def hand_results(self) -> tuple[HandScore, ...]:
-        """The scores of the completed hands.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).view(0).hand_results
-        ()
-        """
-        return self._game.hand_results
-
-    @property
-    def result(self) -> GameResult | None:
-        """How the game ended, or ``None``.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).view(0).result is None
-        True
-        """
-        return self._game.result
 
     @property
     def excluded(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
         """For each seat, the cards it is known not to hold (public inference).
 
+        See :mod:`jass.engine.inference` for the rules it follows.
+
         >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(0).excluded[1]
-        CardSet.parse('')
+        >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
+        >>> for _ in range(4):
+        ...     g = g.play(g.legal_moves().cards()[0])
+        >>> v = g.view(0)
+        >>> all(not v.excluded[seat] & g.hands[seat] for seat in range(4))
+        True
         """
         try:
             return self._excluded
         except AttributeError:
             pass
-        contract = self._game.contract
-        game = self._game
+        pub = self._pub
+        contract = pub.contract
         excluded = (
-            excluded_cards(game.plays, contract, game.ruleset, unchecked=game.unchecked_plays)
+            excluded_cards(self.plays, contract, pub.rules, unchecked=pub.unchecked)
             if contract is not None
-            else (_EMPTY, _EMPTY, _EMPTY, _EMPTY)
+            else _NO_CARDS
         )
         _set_excluded(self, excluded)
         return excluded
-
-    # --- what the seat may do -----------------------------------------------------------
-
-    def can_shove(self) -> bool:
-        """Whether this seat may shove now.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(g.to_move).can_shove(), g.view(g.to_move.next).can_shove()
-        (True, False)
-        """
-        return self._game.to_move == self.seat and self._game.can_shove()
-
-    def can_choose(self, contract: Contract | str) -> bool:
-        """Whether this seat may name ``contract`` now.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(g.to_move).can_choose("obenabe"), g.view(g.to_move.next).can_choose("obenabe")
-        (True, False)
-        """
-        return self._game.to_move == self.seat and self._game.can_choose(contract)
-
-    def can_play(self, card: Card | str) -> bool:
-        """Whether this seat may play ``card`` now.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
-        >>> v = g.view(g.to_move)
-        >>> all(v.can_play(c) for c in v.hand)
-        True
-        """
-        return self._game.to_move == self.seat and self._game.can_play(card)
-
-    def can_declare_weis(self, weis: Weis | Iterable[Weis] = ()) -> bool:
-        """Whether this seat may declare ``weis`` now (with no argument: declare at all).
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().choose("obenabe").view(0).can_declare_weis()
-        False
-        """
-        return self._game.to_move == self.seat and self._game.can_declare_weis(weis)
-
-    def can_thank(self) -> bool:
-        """Whether this seat's team may thank now (at any time, on turn or not, R9.2a).
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(3).can_thank()
-        True
-        """
-        return self._game.can_thank(self.seat.team)
-
-    def legal_moves(self) -> CardSet:
-        """The cards this seat may play now; empty if it is not its turn to play.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal().choose("hearts")
-        >>> g.view(g.to_move).legal_moves() == g.legal_moves()
-        True
-        """
-        game = self._game
-        return game.legal_moves() if game.to_move == self.seat else _EMPTY
-
-    def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]:
-        """The actions this seat may take now (those of :meth:`jass.Game.legal_actions`).
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(g.to_move).legal_actions() == g.legal_actions()
-        True
-        """
-        game = self._game
-        return game.legal_actions() if game.to_move == self.seat else ()
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` is one this seat may take now.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=5).deal()
-        >>> g.view(g.to_move).is_legal(jass.Shove()), g.view(g.to_move.next).is_legal(jass.Shove())
-        (True, False)
-        """
-        return action in self.legal_actions()
-
-    # --- derived ------------------------------------------------------------------------
-
-    @property
-    def team(self) -> Team:
-        """The seat's team.
-
-        >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(jass.Seat(3)).team
-        <Team.T1: 1>
-        """
-        return self.seat.team
 
     @property
     def played(self) -> CardSet:
         """Every card played in this hand.
 
         >>> import jass
-        >>> jass.Game.new(seed=5).deal().view(jass.Seat(0)).played
-        CardSet.parse('')
+        >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
+        >>> g = g.play(g.legal_moves().cards()[0])
+        >>> g.view(3).played == jass.CardSet(g.trick)
+        True
         """
         bits = 0
-        for _, card in self._game.plays:
+        for _, card in self.plays:
             bits |= 1 << card
         return CardSet(bits)
 
@@ -543,7 +349,7 @@ class PlayerView:
         >>> len(jass.Game.new(seed=5).deal().view(jass.Seat(0)).unknown())
         27
         """
-        if self._game.hand_info is None:
+        if self._pub.number is None:
             return _EMPTY
         return ~(self.hand | self.played)
 
@@ -554,16 +360,16 @@ class PlayerView:
         >>> jass.Game.new(seed=5).deal().view(jass.Seat(0)).cards_left(1)
         9
         """
-        if self._game.hand_info is None:
+        if self._pub.number is None:
             return 0
-        return 9 - sum(1 for player, _ in self._game.plays if player == seat)
+        return 9 - sum(1 for player, _ in self.plays if player == seat)
 
     def known_cards(self, seat: Seat | int) -> CardSet:
-        """The unplayed cards ``seat`` is known to hold.
+        """The unplayed cards ``seat`` is known to hold (:mod:`jass.engine.inference`).
 
-        They are its own hand (for this seat), its shown Weis, and in the first hand under
-        ``first_hand_rule=MARKER_CARD`` the marker card of the forehand (unless the game was
-        started with a given dealer, which overrides the rule, R3.7).
+        They are its own hand (for this seat), its shown Weis, its shown Stöck, and in the
+        first hand under ``first_hand_rule=MARKER_CARD`` the marker card of the forehand
+        (unless the game was started with a given dealer, which overrides the rule, R3.7).
 
         >>> import jass
         >>> v = jass.Game.new(seed=5).deal().view(jass.Seat(0))
@@ -573,26 +379,9 @@ class PlayerView:
         seat = Seat(seat)
         if seat == self.seat:
             return self.hand
-        bits = 0
-        for holder, weis in self.shown_weis:
-            if holder == seat:
-                bits |= weis.cards
-        contract = self.contract
-        suit = contract.trump_suit if contract is not None else None
-        if self.stoeck == seat and suit is not None:
-            # Stöck shown to finish (R9.4) may still be in the hand: trump King and Queen.
-            bits |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
-        dealer = self.dealer
-        ruleset = self.ruleset
-        if (
-            self.hand_number == 0
-            and ruleset.first_hand_rule is FirstHandRule.MARKER_CARD
-            and self._game.setup.dealer is None
-            and dealer is not None
-            and seat == dealer.next
-        ):
-            bits |= 1 << ruleset.first_hand_marker  # its holder leads the first hand
-        return CardSet(bits) - self.played
+        pub = self._pub
+        known = known_holdings(pub.shown, pub.stoeck, pub.contract, pub.marker, pub.rules)
+        return CardSet(known[seat]) - self.played
 
     def voids(self, seat: Seat | int) -> tuple[Suit, ...]:
         """The suits ``seat`` is known to hold no card of (from :attr:`excluded`).
@@ -604,35 +393,154 @@ class PlayerView:
         excluded = self.excluded[Seat(seat)] | self.played
         return tuple(suit for suit in Suit if excluded & SUIT_MASKS[suit] == SUIT_MASKS[suit])
 
-    # --- equality -----------------------------------------------------------------------
+    # --- what the seat may do: the game's refusals, on the view's own data ----------------
+
+    def _moving(self) -> bool:
+        return self.to_move is self.seat
+
+    def _declaring_open(self) -> bool:
+        return (
+            self._pub.manual_weis
+            and self.phase is _PLAY
+            and self._round.tricks_won == (0, 0)
+            and self._own_weis is None
+        )
+
+    def can_shove(self) -> bool:
+        """Whether this seat may shove now.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=5).deal()
+        >>> g.view(g.to_move).can_shove(), g.view(g.to_move.next).can_shove()
+        (True, False)
+        """
+        pub = self._pub
+        return self._moving() and (
+            shove_refusal(self.phase, pub.outcome, pub.shoves, pub.rules) is None
+        )
+
+    def can_choose(self, contract: Contract | str) -> bool:
+        """Whether this seat may name ``contract`` now.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=5).deal()
+        >>> g.view(g.to_move).can_choose("obenabe"), g.view(g.to_move.next).can_choose("obenabe")
+        (True, False)
+        """
+        try:
+            contract = Contract.parse(contract, self.ruleset.suit_pairing)
+        except JassError:
+            return False
+        pub = self._pub
+        refusal = choose_refusal(self.phase, pub.outcome, pub.rules, contract)
+        return self._moving() and refusal is None
+
+    def can_play(self, card: Card | str) -> bool:
+        """Whether this seat may play ``card`` now.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=5).deal().choose("obenabe")
+        >>> v = g.view(g.to_move)
+        >>> all(v.can_play(c) for c in v.hand), g.view(g.to_move.next).can_play(v.hand.cards()[0])
+        (True, False)
+        """
+        try:
+            card = as_card(card)
+        except JassError:
+            return False
+        pub = self._pub
+        contract = pub.contract
+        return (
+            self._moving()
+            and contract is not None
+            and play_refusal(
+                self.phase, pub.outcome, self.hand, self.trick, contract, pub.rules, card, self.seat
+            )
+            is None
+        )
+
+    def can_declare_weis(self, weis: Weis | Iterable[Weis] = ()) -> bool:
+        """Whether this seat may declare ``weis`` now (with no argument: declare at all).
+
+        >>> import jass
+        >>> jass.Game.new(seed=5).deal().choose("obenabe").view(0).can_declare_weis()
+        False
+        """
+        try:
+            chosen = weis_choice(weis)
+        except JassError:
+            return False
+        pub = self._pub
+        return self._moving() and declare_refusal(
+            self.phase, pub.outcome, pub.rules, self._declaring_open(), self.hand, chosen, self.seat
+        ) is None
+
+    def can_thank(self) -> bool:
+        """Whether this seat's team may thank now (at any time, on turn or not, R9.2a).
+
+        >>> import jass
+        >>> jass.Game.new(seed=5).deal().view(3).can_thank()
+        True
+        """
+        return thank_refusal(self._pub.outcome, self._pub.rules) is None
+
+    def legal_moves(self) -> CardSet:
+        """The cards this seat may play now; empty if it is not its turn to play.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=5).deal().choose("hearts")
+        >>> g.view(g.to_move).legal_moves() == g.legal_moves()
+        True
+        """
+        if not self._moving():
+            return _EMPTY
+        return legal_now(self.phase, self.hand, self.trick, self._pub.data)
+
+    def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]:
+        """The actions this seat may take now (those of :meth:`jass.Game.legal_actions`).
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=5).deal()
+        >>> g.view(g.to_move).legal_actions() == g.legal_actions()
+        True
+        """
+        if not self._moving():
+            return ()
+        pub = self._pub
+        return legal_actions(
+            self.phase,
+            pub.outcome,
+            pub.rules,
+            self.legal_moves(),
+            self.hand,
+            pub.shoves,
+            self._declaring_open(),
+            self.seat,
+        )
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is one this seat may take now.
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=5).deal()
+        >>> g.view(g.to_move).is_legal(jass.Shove()), g.view(g.to_move.next).is_legal(jass.Shove())
+        (True, False)
+        """
+        return action in self.legal_actions()
+
+    # --- equality, pickling -------------------------------------------------------------
 
     def _key(self) -> tuple[Any, ...]:
         return (
             self.seat,
-            self.ruleset,
+            self.hand,
             self.phase,
             self.to_move,
-            self.hand,
-            self.hand_number,
-            self.dealer,
-            self.contract,
-            self.chooser,
-            self.shoves,
-            self.plays,
             self.trick,
-            self.trick_leader,
-            self.declared_points,
-            self.own_weis,
-            self.shown_weis,
-            self.weis_winner,
-            self.stoeck,
             self.scores,
-            self.hand_points,
-            self.hand_results,
-            self.result,
-            self.can_shove(),
-            self.can_declare_weis(),
-            self.can_thank(),
+            self._round,
+            self._pub,
+            self._own_weis,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -651,7 +559,12 @@ class PlayerView:
         return f"<PlayerView {', '.join(parts)}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (PlayerView, (self._game, self.seat))
+        to_move = -1 if self.to_move is None else int(self.to_move)
+        return (
+            _restore,
+            (self._pub, self._round, self.phase, to_move, self.trick, self.scores, self.seat,
+             self.hand, self._own_weis),
+        )
 
     def _repr_svg_(self) -> str:
         """The table as this seat sees it, which notebooks show (see :func:`jass.svg.table`).
@@ -665,60 +578,22 @@ class PlayerView:
         return svg.table(self)
 
 
-_set_seat: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["seat"].__set__
-_set_game: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_game"].__set__
-_set_tricks: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_tricks"].__set__
-_set_excluded: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_excluded"].__set__
-_set_declared: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_declared"].__set__
+_restore: Final = PlayerView._of
 
 
-def excluded_cards(
-    plays: Sequence[tuple[Seat, Card]],
-    contract: Contract,
-    ruleset: RuleSet,
-    *,
-    unchecked: Collection[int] = (),
-) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """For each seat, the cards the rules show it cannot hold, from the cards played.
+def _setter(name: str) -> Callable[[PlayerView, Any], None]:
+    setter: Callable[[PlayerView, Any], None] = PlayerView.__dict__[name].__set__
+    return setter
 
-    Each card played was legal (rule book §5), except the plays whose indexes are in
-    ``unchecked`` (cards another engine allowed, read from its records), which tell nothing.
-    A legal card tells:
 
-    - a card of neither the led suit nor trumps: the seat had no card of the led suit;
-    - no trump on a trump lead: the seat's only trump, if any, is the Buur;
-    - a trump under the best trump of the trick on a plain lead: the seat held only trumps
-      (and under ``ONLY_IF_NO_HIGHER``, no trump that would have beaten it).
-
-    >>> from jass import Card, Contract, Seat, rules
-    >>> plays = [(Seat(0), Card.parse("AH")), (Seat(1), Card.parse("6S"))]
-    >>> excluded_cards(plays, Contract.OBENABE, rules.SCHIEBER)[1].suit(Suit.HEARTS)
-    CardSet.parse('6H 7H 8H 9H 10H JH QH KH AH')
-    """
-    excluded = [0, 0, 0, 0]
-    trumps = contract.trump_mask
-    above = contract.above
-    for start in range(0, len(plays), 4):
-        trick = plays[start : start + 4]
-        led_mask = SUIT_MASKS[trick[0][1] // 9]
-        top = _FULL  # the trumps that beat every trump in the trick so far
-        for offset, (seat, card) in enumerate(trick[1:], start + 1):
-            bit = 1 << card
-            if not bit & led_mask and offset not in unchecked:
-                if not bit & trumps:
-                    # Neither followed nor trumped: no card of the led suit (or, on a trump
-                    # lead, no trump but the Buur).
-                    excluded[seat] |= led_mask & ~contract.buur if led_mask == trumps else led_mask
-                elif led_mask != trumps and top != _FULL and not bit & top:
-                    # Undertrumped on a plain lead: the hand held trumps only.
-                    excluded[seat] |= _FULL & ~trumps
-                    if ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER:
-                        excluded[seat] |= top
-            if bit & trumps:
-                top &= above[card]
-    return (
-        CardSet(excluded[0]),
-        CardSet(excluded[1]),
-        CardSet(excluded[2]),
-        CardSet(excluded[3]),
-    )
+_set_pub: Final = _setter("_pub")
+_set_round: Final = _setter("_round")
+_set_phase: Final = _setter("phase")
+_set_to_move: Final = _setter("to_move")
+_set_trick: Final = _setter("trick")
+_set_scores: Final = _setter("scores")
+_set_seat: Final = _setter("seat")
+_set_hand: Final = _setter("hand")
+_set_own_weis: Final = _setter("_own_weis")
+_set_tricks: Final = _setter("_tricks")
+_set_excluded: Final = _setter("_excluded")

@@ -16,15 +16,23 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.core.cards import SUIT_MASKS, Card
+from jass._budgets import is_int
+from jass.core.cards import Card
+from jass.core.ruledata import rule_data
 from jass.core.seats import Seat
 from jass.core.weis import Weis, WeisResult
 from jass.engine.game import Game
 from jass.engine.hand import HandInfo
-from jass.engine.view import excluded_cards
+from jass.engine.inference import (
+    FULL,
+    excluded_cards,
+    known_holdings,
+    marker_holder,
+    play_exclusion,
+)
 from jass.envs import _layout as lay
 from jass.errors import InvalidInputError
-from jass.rules import RuleSet, UndertrumpRule
+from jass.rules import RuleSet
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -33,8 +41,6 @@ __all__ = ["Encoder"]
 
 _SIZE: Final = lay.SIZE
 _PLAY: Final = lay.PLAY
-_NO_HIGHER: Final = UndertrumpRule.ONLY_IF_NO_HIGHER
-_FULL: Final = (1 << 36) - 1
 _DEAL, _CHOOSE = lay.PHASES[:2]
 _ROWS: Final = lay.ROWS
 _ROW_VIEWERS: Final = ((0, 0), (_SIZE, 1), (2 * _SIZE, 2), (3 * _SIZE, 3))
@@ -44,7 +50,6 @@ Plays = tuple[tuple[Seat, Card], ...]
 _NOT_DECLARED: Final = (-1, -1, -1, -1)
 _WITHIN_ONES: Final = lay.WITHIN_ONES
 _WITHIN_ZEROS: Final = lay.WITHIN_ZEROS
-_KNOWN_AT: Final = lay.KNOWN_AT
 
 
 def _static(game: Game) -> lay.Static:
@@ -67,10 +72,9 @@ def _known_base(game: Game) -> list[int]:
     hand = game.hand_info
     if hand is None:
         return [0, 0, 0, 0]
-    view = game.view(0)
-    return lay.known_base(
-        view.shown_weis, game.stoeck, game.contract, hand.number, hand.dealer, game.ruleset
-    )
+    ruleset = game.ruleset
+    marker = marker_holder(ruleset, hand.number, hand.dealer, game.setup.dealer is not None)
+    return known_holdings(game.view(0).shown_weis, game.stoeck, game.contract, marker, ruleset)
 
 
 def _excluded(game: Game, plays: Plays) -> list[int]:
@@ -393,7 +397,7 @@ class Encoder:
     def _excluded_by(self, game: Game, plays: Plays, start: int, seat: int) -> None:
         """Add what the last card, not of the led suit, tells about its player's hand.
 
-        This is :func:`jass.engine.view.excluded_cards` for one card (the tests hold the two equal).
+        The step :func:`jass.engine.inference.play_exclusion`, which ``excluded_cards`` folds.
         """
         index = len(plays) - 1
         if index in game.unchecked_plays:
@@ -401,27 +405,12 @@ class Encoder:
         contract = game.contract
         if contract is None:  # pragma: no cover - cards are played under a contract
             return
-        card = plays[index][1]
-        bit = 1 << card
-        trumps = contract.trump_mask
-        led_mask = SUIT_MASKS[plays[start][1] // 9]
-        if not bit & trumps:
-            # Neither followed nor trumped: no card of the led suit (on a trump lead: no
-            # trump but perhaps the Buur).
-            news = led_mask & ~contract.buur if led_mask == trumps else led_mask
-        elif led_mask != trumps:
-            top = _FULL  # the trumps that beat every trump played before in the trick
-            above = contract.above
-            for _, before in plays[start + 1 : index]:
-                if 1 << before & trumps:
-                    top &= above[before]
-            if top == _FULL or bit & top:
-                return  # no trump before, or an overtrump: nothing to tell
-            news = _FULL & ~trumps  # undertrumped: the hand held trumps only
-            if game.ruleset.undertrump_only_trumps is _NO_HIGHER:
-                news |= top
-        else:  # pragma: no cover - a trump on a trump lead follows suit
-            return
+        data = rule_data(contract, game.ruleset)
+        top = FULL  # the trumps that beat every trump played before in the trick
+        above = data.above
+        for _, before in plays[start + 1 : index]:
+            top &= above[before]
+        news = play_exclusion(plays[start][1], plays[index][1], top, data)
         old = self._excluded
         if news & ~old[seat]:
             new = list(old)
@@ -491,7 +480,7 @@ class Encoder:
         True
         """
         if seat.__class__ is not Seat and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4
+            not is_int(seat) or not 0 <= seat < 4
         ):
             raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
         return self._rows[seat]

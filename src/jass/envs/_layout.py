@@ -16,13 +16,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from jass.core.cards import Card, Rank
-from jass.core.contracts import Contract
+from jass.core.cards import Card
 from jass.core.seats import Seat
-from jass.core.weis import Weis
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
-from jass.rules import FirstHandRule, RuleSet
+from jass.rules import FirstHandRule
 
 __all__: list[str] = []  # private: the public names are re-exported by jass.envs.encoding
 
@@ -194,35 +192,6 @@ def trick_masks(trick: tuple[Card, ...], leader: Seat | int | None) -> Masks:
         for index, card in enumerate(trick):
             masks[(leader + index) & 3] |= 1 << card
     return masks[0], masks[1], masks[2], masks[3]
-
-
-def known_base(
-    shown: Iterable[tuple[Seat, Weis]],
-    stoeck: Seat | None,
-    contract: Contract | None,
-    hand_number: int | None,
-    dealer: Seat | None,
-    ruleset: RuleSet,
-) -> list[int]:
-    """The cards each seat is known to hold, played or not, by seat (see ``known_cards``).
-
-    :meth:`jass.PlayerView.known_cards` is this, for a seat other than the viewer, minus the
-    cards played: the shown Weis, the trump King and Queen of shown Stöck, and the marker
-    card in the first hand under ``first_hand_rule=MARKER_CARD``.
-
-    >>> import jass
-    >>> known_base((), Seat(1), jass.Contract.parse("hearts"), 3, Seat(0), jass.rules.SCHIEBER)
-    [0, 98304, 0, 0]
-    """
-    known = [0, 0, 0, 0]
-    for holder, weis in shown:
-        known[holder] |= int(weis.cards)
-    suit = contract.trump_suit if contract is not None else None
-    if stoeck is not None and suit is not None:
-        known[stoeck] |= 1 << Card.of(suit, Rank.KING) | 1 << Card.of(suit, Rank.QUEEN)
-    if hand_number == 0 and dealer is not None and ruleset.first_hand_rule is _MARKER:
-        known[(dealer + 1) & 3] |= 1 << ruleset.first_hand_marker
-    return known
 
 
 def view_static(view: PlayerView) -> Static:

@@ -20,6 +20,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from jass._budgets import is_int
 from jass.core.cards import CardSet
 from jass.core.seats import Seat
 from jass.engine.actions import NUM_ACTIONS, Choose, Play, Shove, Thank, action_from_index
@@ -90,7 +91,7 @@ class SpielSetup:
                 "episode='game' needs a rule set with a fixed number of hands (hands=), "
                 "such as TOURNAMENT_12, so that every episode has a bounded length"
             )
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer not in range(4):
+        if not is_int(dealer) or dealer not in range(4):
             raise InvalidInputError(f"dealer must be a seat 0-3, got {dealer!r}")
         hands = 1 if episode == "hand" else rules.hands
         assert hands is not None  # noqa: S101  (checked above)

@@ -46,12 +46,11 @@ except ImportError as exc:  # tests/test_env_extras.py hides them
     ) from None
 
 from jass.core.cards import CARDS
-from jass.core.seats import Team
-from jass.core.weis import find_weis
 from jass.engine.actions import NUM_ACTIONS, Thank, action_from_index
 from jass.engine.game import Game
 from jass.engine.hand import Phase
-from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
+from jass.envs._driver import agent_mask, auto_thank
+from jass.envs.encoding import OBSERVATION_SIZE, Encoder
 from jass.envs.options import (
     EPISODES,
     REWARDS,
@@ -70,11 +69,6 @@ __all__ = ["AGENTS", "JassAECEnv", "aec_env", "raw_env"]
 #: The agents' names: ``player_i`` plays seat ``i``.
 AGENTS: Final = ("player_0", "player_1", "player_2", "player_3")
 _SEAT_OF: Final = {agent: seat for seat, agent in enumerate(AGENTS)}
-_THANK_INDEXES: Final = (Thank(Team(0)).index, Thank(Team(1)).index)
-_DECLARE_ALL: Final = 47
-#: Each 12-bit slice of a card mask as 12 bytes of 0 or 1, for writing the play mask.
-_BITS12: Final = tuple(bytes((value >> k) & 1 for k in range(12)) for value in range(1 << 12))
-_NO_EXTRAS: Final = bytes(NUM_ACTIONS - 36)
 _DEAL: Final = Phase.DEAL
 _PLAY: Final = Phase.PLAY
 _SEED_BOUND: Final = 2**63 - 1
@@ -316,7 +310,7 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
         encoder = self._encoder
         assert encoder is not None  # noqa: S101
         if self._auto_thank and not game.is_over:
-            game = self._maybe_thank(game)
+            game = auto_thank(game, self.thanks)
         if game.phase is _DEAL or game.is_over:
             if self._win_at_end and not game.is_over:
                 margin = 0  # "win" in a game: only the hand that ends it counts
@@ -339,39 +333,13 @@ class JassAECEnv(AECEnv, EzPickle):  # type: ignore[misc]  # pettingzoo ships no
         encoder.update(game)
         self._set_state(game)
 
-    def _maybe_thank(self, game: Game) -> Game:
-        """Thank for a team at the target, when the environment thanks (see :func:`raw_env`)."""
-        if self.thanks == "on_turn" and game.phase is not _DEAL:
-            return game  # the agents may thank; the environment thanks only between hands
-        scores = game.scores
-        if max(scores) < self.ruleset.target:
-            return game
-        return game.thank(Team(1 if scores[1] > scores[0] else 0))
-
     def _set_state(self, game: Game) -> None:
         """Make ``game`` current, with its mover selected and its action mask."""
         self._game = game
         mover = game.to_move
         assert mover is not None  # noqa: S101
         self.agent_selection = AGENTS[mover]
-        if game.phase is not _PLAY:
-            mask = action_mask(game, out=self._mask)  # the choice of contract: a few actions
-            if self.thanks == "off":
-                mask[_THANK_INDEXES[0]] = mask[_THANK_INDEXES[1]] = 0
-            return
-        # Card play, every step: the legal cards' bits, then thanking and declaring.
-        moves = int(game.legal_moves())
-        data = self._mask_bytes
-        data[:36] = _BITS12[moves & 0xFFF] + _BITS12[(moves >> 12) & 0xFFF] + _BITS12[moves >> 24]
-        data[36:] = _NO_EXTRAS
-        if self.thanks == "on_turn" and game.can_thank(mover & 1):
-            data[_THANK_INDEXES[mover & 1]] = 1
-        if (
-            self._manual_weis
-            and game.can_declare_weis()
-            and find_weis(game.hands[mover], self.ruleset)
-        ):
-            data[_DECLARE_ALL] = 1  # declare every Weis (see jass.action_from_index)
+        agent_mask(game, mover, self._mask, self.thanks, manual_weis=self._manual_weis)
 
     def _refuse(self, game: Game, index: int) -> None:
         """Raise the library's error for action ``index``, which the mask does not offer."""

@@ -27,14 +27,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from jass.core.seats import Team
-from jass.engine.actions import NUM_ACTIONS, DeclareWeis, Thank
+from jass.engine.actions import DECLARE_WEIS_INDEX, NUM_ACTIONS, THANK_BASE, DeclareWeis
 from jass.engine.game import Game
+from jass.engine.inference import known_holdings, marker_holder
 from jass.engine.view import PlayerView
 from jass.envs import _layout as lay
 from jass.envs._encoder import Encoder
 from jass.envs._layout import ENCODING, FIELDS, OBSERVATION_SIZE
 from jass.errors import InvalidInputError
+from jass.rules import WeisDeclaration
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -42,9 +43,8 @@ if TYPE_CHECKING:
 __all__ = ["ENCODING", "FIELDS", "OBSERVATION_SIZE", "Encoder", "action_mask", "encode"]
 
 _SIZE: Final = OBSERVATION_SIZE
+_MANUAL: Final = WeisDeclaration.MANUAL
 _PLAY: Final = lay.PLAY
-_THANK_BASE: Final = Thank(Team(0)).index  # 44, and 45 for team 1
-_DECLARE_WEIS: Final = 47
 
 
 def _check_out(out: object, size: int, name: str) -> npt.NDArray[np.int8]:
@@ -95,9 +95,10 @@ def encode(view: PlayerView, out: npt.NDArray[np.int8] | None = None) -> npt.NDA
         played[player] |= 1 << card
     # view.known_cards(seat) for the other seats, with the shared part worked out once
     unplayed = ~(played[0] | played[1] | played[2] | played[3])
-    known = lay.known_base(
-        view.shown_weis, view.stoeck, view.contract, view.hand_number, view.dealer, view.ruleset
+    marker = marker_holder(
+        view.ruleset, view.hand_number, view.dealer, view.setup.dealer is not None
     )
+    known = known_holdings(view.shown_weis, view.stoeck, view.contract, marker, view.ruleset)
     known = [cards & unplayed for cards in known]
     buf = bytearray(_SIZE)
     lay.write_cards(
@@ -167,11 +168,13 @@ def action_mask(
     if game_phase is _PLAY:
         mask[:36] = np.frombuffer(lay.card_bytes(moves), dtype=np.int8)
         if thank:
-            mask[_THANK_BASE + (to_move & 1)] = 1
-        if view_or_game.can_declare_weis() and any(
-            isinstance(action, DeclareWeis) for action in view_or_game.legal_actions()
+            mask[THANK_BASE + (to_move & 1)] = 1
+        if (
+            view_or_game.ruleset.weis_declaration is _MANUAL  # a refusal's text costs more
+            and view_or_game.can_declare_weis()
+            and any(isinstance(action, DeclareWeis) for action in view_or_game.legal_actions())
         ):
-            mask[_DECLARE_WEIS] = 1  # only under weis_declaration=MANUAL, in trick 1
+            mask[DECLARE_WEIS_INDEX] = 1  # only under weis_declaration=MANUAL, in trick 1
         return mask
     for action in view_or_game.legal_actions():
         index = getattr(action, "index", None)

@@ -61,7 +61,7 @@ from typing import Any, Final
 from jass.errors import InvalidInputError, MissingDependencyError
 
 try:
-    import numpy as np  # noqa: F401  (the observers need it)
+    import numpy as np
     import pyspiel
 except ImportError as exc:
     raise MissingDependencyError(
@@ -71,9 +71,10 @@ except ImportError as exc:
 
 from jass.core.cards import Card
 from jass.core.dealing import next_dealer
-from jass.engine.actions import NUM_ACTIONS, Choose, Play, Shove, action_from_index
+from jass.engine.actions import NUM_ACTIONS, action_from_index
 from jass.engine.hand import Phase
 from jass.envs._bounds import max_hand_total
+from jass.envs._driver import agent_mask
 from jass.envs._spiel_observer import SpielObserver
 from jass.envs._spiel_record import (
     CARDS_PER_DEAL,
@@ -274,11 +275,10 @@ class JassState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type inf
         """The legal actions of ``player``, ascending: the game's, without thanking."""
         if player != self.current_player():
             return []
-        game = self._hand.game
-        if game.phase is Phase.PLAY:
-            return list(map(int, game.legal_moves()))  # a card's number is its index
-        # Choose and Shove; Weis are declared automatically (no DeclareWeis), nobody thanks.
-        return sorted(a.index for a in game.legal_actions() if isinstance(a, (Choose, Shove, Play)))
+        # The environments' one mask; Weis are declared automatically, nobody thanks.
+        buffer = np.zeros(NUM_ACTIONS, np.int8)
+        mask = agent_mask(self._hand.game, player, buffer, "off", manual_weis=False)
+        return [int(index) for index in np.flatnonzero(mask)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not dealt yet, each with the same probability.

@@ -49,6 +49,7 @@ from typing import Any, Final, SupportsFloat, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from jass._budgets import is_int
 from jass.errors import InvalidInputError, MissingDependencyError
 
 try:
@@ -67,7 +68,8 @@ from jass.core.weis import find_weis
 from jass.engine.actions import NUM_ACTIONS, PLAY_ACTIONS, DeclareWeis, Thank, action_from_index
 from jass.engine.game import Game
 from jass.engine.hand import Phase
-from jass.envs.encoding import OBSERVATION_SIZE, Encoder, action_mask
+from jass.envs._driver import agent_mask, auto_thank
+from jass.envs.encoding import OBSERVATION_SIZE, Encoder
 from jass.envs.options import EPISODES, REWARDS, THANKS, WEIS, auto_thanks, choice, ruleset_for
 from jass.envs.render import view_text
 from jass.envs.rewards import hand_margin
@@ -189,7 +191,7 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+        if not is_int(seat) or seat not in range(4):
             raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidInputError(f"render_mode={render_mode!r} is not an option; use 'ansi'")
@@ -367,7 +369,7 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         reward = 0.0
         while True:
             if self._auto_thank and not game.is_over:
-                game = self._maybe_thank(game)
+                game = auto_thank(game, self.thanks)
             phase = game.phase
             if phase is Phase.DEAL or game.is_over:
                 if game.is_over or not self._win_at_end:
@@ -382,15 +384,6 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
                 return game, reward
             game = game.apply(bots[mover].choose_action(game.view(mover)))
 
-    def _maybe_thank(self, game: Game) -> Game:
-        """Thank for a team at the target, as :func:`jass.envs.raw_env` does."""
-        if self.thanks == "on_turn" and game.phase is not Phase.DEAL:
-            return game  # the learner may thank; the environment thanks only between hands
-        scores = game.scores
-        if max(scores) < self.ruleset.target:
-            return game
-        return game.thank(Team(1 if scores[1] > scores[0] else 0))
-
     def _ended(self, game: Game) -> bool:
         if self.episode == "game":
             return game.is_over
@@ -403,18 +396,7 @@ class SeatEnv(gymnasium.Env[NDArray[np.int8], np.int64]):
         assert encoder is not None  # noqa: S101
         encoder.update(game)  # the same as encode(game.view(seat)), from the bits that changed
         mask = self._mask
-        if game.to_move is seat and game.phase in _ON_TURN:
-            action_mask(game, out=mask)
-            if self.thanks == "off":
-                mask[_THANKS[0]] = mask[_THANKS[1]] = 0
-            if (
-                self._manual_weis
-                and game.can_declare_weis()
-                and find_weis(game.hands[seat], self.ruleset)
-            ):
-                mask[_DECLARE_ALL] = 1
-        else:
-            mask.fill(0)
+        agent_mask(game, seat, mask, self.thanks, manual_weis=self._manual_weis)
         # Gymnasium requires fresh arrays: the buffers are reused on the next step.
         return encoder.observation(seat).astype(np.int8)
 

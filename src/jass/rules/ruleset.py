@@ -14,6 +14,7 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
+from jass._budgets import is_int
 from jass.core.cards import Card, SuitPairing
 from jass.core.contracts import Contract
 from jass.errors import InvalidInputError, describe
@@ -278,7 +279,7 @@ def _enum_member(name: str, enum_type: type[enum.Enum], value: object) -> enum.E
 
 
 def _positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+    if not is_int(value) or value <= 0:
         raise _bad(name, "a positive integer", value)
     return value
 
@@ -288,7 +289,7 @@ def _check_hands(name: str, value: object) -> int | None:
 
 
 def _check_match_bonus(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_int(value) or value < 0:
         raise _bad(name, "a non-negative integer", value)
     return value
 

@@ -29,8 +29,9 @@ from typing import Final
 
 from jass.core.contracts import Contract
 from jass.core.play import legal_mask, trick_winner
+from jass.core.ruledata import RuleData, rule_data
 from jass.core.scoring import credit_card_play
-from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
+from jass.rules import SCHIEBER, RuleSet
 
 __all__ = ["Policy", "legal_mask", "play_out", "random_hand"]
 
@@ -105,12 +106,13 @@ def play_out(
     """
     # Random cards come from 32-bit draws (at most 36 in a hand), all made in one call.
     draw = iter(_DRAWS.unpack((rng or random.Random()).randbytes(144))).__next__
+    data = rule_data(contract, ruleset)
     if policy is None and not trick:
         return _random_out(
-            [int(h) for h in hands], contract, leader, draw, ruleset, points, tricks, declaring_team
+            [int(h) for h in hands], data, contract, leader, draw, ruleset, points, tricks,
+            declaring_team,
         )
-    strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
-    table = contract.card_points(old_undenufe=ruleset.old_undenufe)
+    table = data.points
     held = [int(h) for h in hands]  # CardSets too: they have no shifts
     taken = [points[0], points[1]]
     won = [tricks[0], tricks[1]]
@@ -120,7 +122,7 @@ def play_out(
         seat = (leader + len(current)) & 3
         for _ in range(4 - len(current)):
             hand = held[seat]
-            legal = legal_of(hand, current, contract, strict)
+            legal = legal_of(hand, current, data)
             card: int
             if policy is None:
                 cards = low[legal & 0xFFF] + middle[(legal >> 12) & 0xFFF] + high[legal >> 24]
@@ -130,12 +132,12 @@ def play_out(
             held[seat] = hand ^ (1 << card)
             current.append(card)
             seat = (seat + 1) & 3
-        leader = (leader + trick_winner(current, contract)) & 3
+        leader = (leader + trick_winner(current, data)) & 3
         team = leader & 1
         won[team] += 1
         taken[team] += table[current[0]] + table[current[1]] + table[current[2]] + table[current[3]]
         current = []
-    taken[leader & 1] += 5
+    taken[leader & 1] += data.last_trick_bonus
     return _credit(taken, won, declaring_team, contract, ruleset)
 
 
@@ -151,6 +153,7 @@ def _credit(
 
 def _random_out(
     held: list[int],
+    data: RuleData,
     contract: Contract,
     leader: int,
     draw: Callable[[], int],
@@ -165,29 +168,26 @@ def _random_out(
     (``draw`` gives 32-bit random ints), exactly as the general loop picks them; a forced card
     takes no draw.
     """
-    table = contract.card_points(old_undenufe=ruleset.old_undenufe)
+    table = data.points
     taken = [points[0], points[1]]
     won = [tricks[0], tricks[1]]
-    strict = ruleset.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
-    leader = _tricks(held, contract, leader, draw, table, strict, taken, won)
+    leader = _tricks(held, data, leader, draw, taken, won)
     # The last trick: every card is forced.
     a = held[leader].bit_length() - 1
     b = held[(leader + 1) & 3].bit_length() - 1
     c = held[(leader + 2) & 3].bit_length() - 1
     d = held[(leader + 3) & 3].bit_length() - 1
-    team = (leader + trick_winner((a, b, c, d), contract)) & 1
-    taken[team] += table[a] + table[b] + table[c] + table[d] + 5
+    team = (leader + trick_winner((a, b, c, d), data)) & 1
+    taken[team] += table[a] + table[b] + table[c] + table[d] + data.last_trick_bonus
     won[team] += 1
     return _credit(taken, won, declaring_team, contract, ruleset)
 
 
 def _tricks(
     held: list[int],
-    contract: Contract,
+    data: RuleData,
     leader: int,
     draw: Callable[[], int],
-    table: tuple[int, ...],
-    strict: bool,
     taken: list[int],
     won: list[int],
 ) -> int:
@@ -199,8 +199,8 @@ def _tricks(
     (callgrind) and about as much of its speed.
     """
     low, middle, high, suit_of, bits, one_suit = _LOW, _MIDDLE, _HIGH, _SUIT_OF, _BITS, _ONE_SUIT
-    win_keys, above, trumps = contract.win_keys, contract.above, contract.trump_mask
-    plain, lone_buur = ~trumps, contract.buur
+    win_keys, above, trumps, table = data.win_keys, data.above, data.trump_mask, data.points
+    plain, lone_buur, strict = ~trumps, data.buur_mask, data.strict_undertrump
     for _ in range(8 - won[0] - won[1]):
         hand = held[leader]
         cards = low[hand & 0xFFF] + middle[(hand >> 12) & 0xFFF] + high[hand >> 24]
@@ -271,4 +271,5 @@ def random_hand(
     )
     hands = [first, second, third, _ALL ^ first ^ second ^ third]
     draw = iter(numbers[36:]).__next__
-    return _random_out(hands, contract, 0, draw, ruleset, (0, 0), (0, 0), 0)
+    data = rule_data(contract, ruleset)
+    return _random_out(hands, data, contract, 0, draw, ruleset, (0, 0), (0, 0), 0)

@@ -32,6 +32,7 @@ import itertools
 import random
 from typing import Final
 
+from jass._budgets import is_int
 from jass.core.cards import CardSet
 from jass.core.dealing import DealtHands
 from jass.core.seats import Seat
@@ -263,7 +264,7 @@ def sample_deals(view: PlayerView, n: int, rng: random.Random) -> list[DealtHand
     >>> len(sample_deals(g.view(jass.Seat(2)), 5, random.Random(0)))
     5
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if not is_int(n) or n < 0:
         raise InvalidInputError(f"the number of deals must be a non-negative int, got {n!r}")
     sampler = DealSampler(view)
     return [sampler.sample(rng) for _ in range(n)]
