@@ -202,5 +202,5 @@ def test_a_game_takes_a_preset_name() -> None:
     assert Game.new("beginner", seed=1).ruleset is rules.BEGINNER
     with pytest.raises(ValueError, match="unknown rule set 'bridge'"):
         Game.new("bridge", seed=1)
-    with pytest.raises(ValueError, match="a RuleSet or a preset name, got 7"):
+    with pytest.raises(ValueError, match="a RuleSet or a preset name, got int 7"):
         Game.new(7, seed=1)  # type: ignore[arg-type]
