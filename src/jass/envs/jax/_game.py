@@ -1,0 +1,407 @@
+"""The transitions of a Schieber game in JAX: deal, shove, choose, play (private).
+
+Each function is pure and works on one :class:`~._state.State`; the environment vmaps them.
+They are branch-free (``jnp.where``), since under ``vmap`` both sides of a condition run.
+The rules are the engine's, re-implemented on arrays, and each piece names its kernel:
+
+- :func:`legal_cards`: :func:`jass.core.play.legal_mask` (rule book R5.5).
+- the trick winner: :func:`jass.core.play.trick_winner` (rule book §6), by the contract's
+  win keys.
+- :func:`_excluded_by`: :func:`jass.engine.view.excluded_cards`, for one card.
+- :func:`_credit` and :func:`_credit_step`: ``credit`` and ``credit_step`` of
+  ``jass.engine._crediting`` (rule book §9: the ausmach order, Stöck shown to finish).
+- the Weis resolution: :func:`jass.core.weis.resolve_weis` (rule book R7.8-R7.9).
+- the end of a hand: :func:`jass.core.scoring.end_after_hand`.
+
+The move-for-move test (``tests/test_jax_env.py``) replays engine games through them.
+
+>>> import jax
+>>> from jass import rules
+>>> from jass.envs.jax._tables import tables
+>>> from jass.envs.jax._weis import device
+>>> t = device(tables(rules.SCHIEBER))
+>>> s = start_game(t, jax.random.key(1), _no_deals(), None)
+>>> int(s._phase), int(s._trick_len)
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jass.envs.jax._state import State
+from jass.envs.jax._tables import Tables
+from jass.envs.jax._weis import hand_weis
+
+__all__ = ["CHOOSE", "DEAL", "OVER", "PLAY", "choose", "legal_cards", "play", "start_game"]
+
+Array = jax.Array
+DEAL, CHOOSE, PLAY, OVER = 0, 1, 2, 3  # the order of jass.Phase
+STOECK_POINTS = 20  # jass.engine._crediting.STOECK_POINTS, rule book R8.1
+_STOECK, _WEIS, _TRICK = 0, 1, 2
+_CARDS = np.arange(36)
+_SUIT_OF = _CARDS // 9
+_SEATS = np.arange(4)
+
+
+def _no_deals() -> Array:
+    return jnp.zeros((0, 4, 36), bool)
+
+
+# --- dealing ----------------------------------------------------------------------------------
+
+
+def _random_deal(key: Array) -> Array:
+    """Four hands of nine cards from a shuffled deck, as (4, 36) bools."""
+    deck = jax.random.permutation(key, 36)
+    return jnp.zeros((4, 36), bool).at[_CARDS // 9, deck].set(True)
+
+
+def _next_hands(deals: Array, number: Array, key: Array) -> Array:
+    """Hand ``number``'s cards: ``deals[number]`` while there is one, else a random deal."""
+    dealt = _random_deal(key)
+    if deals.shape[0] == 0:
+        return dealt
+    given = deals[jnp.clip(number, 0, deals.shape[0] - 1)]
+    return jnp.where(number < deals.shape[0], given, dealt)
+
+
+def _hand_fields(t: Tables, hands: Array) -> dict[str, Array]:
+    """The fields of a freshly dealt hand (the Weis of each seat found at once)."""
+    if t.weis:
+        total, cards, key = jax.vmap(lambda h: hand_weis(t, h))(hands)
+    else:
+        total = jnp.zeros(4, jnp.int32)
+        cards = jnp.zeros((4, 36), bool)
+        key = jnp.full((4, 7), -1, jnp.int32)
+    zero2 = jnp.zeros(2, jnp.int32)
+    return {
+        "_phase": jnp.int32(CHOOSE),
+        "_hands": hands,
+        "_played": jnp.zeros((4, 36), bool),
+        "_excluded": jnp.zeros((4, 36), bool),
+        "_trick": jnp.full(4, -1, jnp.int32),
+        "_trick_len": jnp.int32(0),
+        "_leader": jnp.int32(-1),
+        "_contract": jnp.int32(-1),
+        "_chooser": jnp.int32(-1),
+        "_shoves": jnp.int32(0),
+        "_points": zero2,
+        "_tricks_won": zero2,
+        "_weis_total": total.astype(jnp.int32),
+        "_weis_cards": cards,
+        "_weis_key": key.astype(jnp.int32),
+        "_weis_done": jnp.bool_(False),
+        "_weis_winner": jnp.int32(-1),
+        "_weis_credit": zero2,
+        "_stoeck_seat": jnp.int32(-1),
+        "_stoeck_done": jnp.bool_(False),
+        "_stoeck_credit": zero2,
+    }
+
+
+def start_game(t: Tables, key: Array, deals: Array, dealer: Array | None) -> State:
+    """A game with its first hand dealt: from ``deals[0]`` if given, else from ``key``.
+
+    ``dealer`` deals the first hand; ``None`` draws it from ``key``. The public fields are
+    left for the environment to fill.
+    """
+    key, deal_key, dealer_key = jax.random.split(key, 3)
+    if dealer is None:
+        dealer = jax.random.randint(dealer_key, (), 0, 4)
+    dealer = jnp.asarray(dealer, jnp.int32)
+    number = jnp.int32(0)
+    hands = _next_hands(deals, number, deal_key)
+    fields = _hand_fields(t, hands)
+    return State(
+        current_player=(dealer + 1) & 3,
+        observation=jnp.zeros(678, jnp.int8),
+        legal_action_mask=jnp.zeros(48, bool),
+        rewards=jnp.zeros(4, jnp.float32),
+        terminated=jnp.bool_(False),
+        truncated=jnp.bool_(False),
+        _to_move=(dealer + 1) & 3,
+        _dealer=dealer,
+        _hand_number=number,
+        _scores=jnp.zeros(2, jnp.int32),
+        _scores_before=jnp.zeros(2, jnp.int32),
+        _deals=deals,
+        _key=key,
+        **fields,
+    )
+
+
+def next_hand(t: Tables, s: State) -> State:
+    """The next hand of the game dealt, the deal passed on (``dealer_rotation=ROTATE``)."""
+    key, deal_key = jax.random.split(s._key)
+    number = s._hand_number + 1
+    dealer = (s._dealer + 1) & 3
+    hands = _next_hands(s._deals, number, deal_key)
+    return dataclasses.replace(
+        s,
+        _to_move=(dealer + 1) & 3,
+        _dealer=dealer,
+        _hand_number=number,
+        _scores_before=s._scores,
+        _key=key,
+        **_hand_fields(t, hands),
+    )
+
+
+# --- the rules of card play -------------------------------------------------------------------
+
+
+def legal_cards(t: Tables, s: State) -> Array:
+    """The cards the seat to move may play (36 bools): ``jass.core.play.legal_mask``."""
+    hand = s._hands[jnp.clip(s._to_move, 0, 3)]
+    c = jnp.clip(s._contract, 0, 6)
+    pos = s._trick_len
+    lead = jnp.clip(s._trick[0], 0, 35)
+    led_mask = _SUIT_OF == lead // 9
+    follow = led_mask & hand
+    trumps = t.trump_mask[c]
+    held = trumps & hand
+    buur = t.buur_mask[c]
+    rows = t.above[c, jnp.clip(s._trick, 0, 35)]  # (4, 36)
+    in_trick = _SEATS < pos
+    over = held & jnp.where(in_trick[:, None], rows, True).all(0)  # R5.3c
+    no_trumps = jnp.where(follow.any(), follow, hand)  # R5.2
+    trump_led = jnp.where((held & ~buur).any(), held, hand)  # R5.4: the lone Buur
+    only_trumps = jnp.where(t.strict_undertrump & over.any(), over, hand)  # R5.3d/e
+    plain = jnp.where(
+        follow.any(),
+        follow | over,  # R5.3a
+        jnp.where((held == hand).all(), only_trumps, (~trumps & hand) | over),  # R5.3b
+    )
+    played_to = jnp.where(~trumps.any(), no_trumps, jnp.where((led_mask & trumps).any(),
+                                                              trump_led, plain))
+    return jnp.where(pos == 0, hand, played_to)  # R5.1
+
+
+def _excluded_by(t: Tables, s: State, card: Array) -> Array:
+    """What playing ``card`` tells of its player's hand: ``excluded_cards`` for one card."""
+    c = jnp.clip(s._contract, 0, 6)
+    pos = s._trick_len
+    trumps = t.trump_mask[c]
+    led_mask = _SUIT_OF == jnp.clip(s._trick[0], 0, 35) // 9
+    led_trump = (led_mask & trumps).any()
+    prev = jnp.clip(s._trick, 0, 35)
+    # The trumps that beat every trump played after the lead so far.
+    use = (_SEATS >= 1) & (_SEATS < pos) & trumps[prev]
+    top = jnp.where(use[:, None], t.above[c, prev], True).all(0)
+    off_suit = (pos > 0) & ~led_mask[card]
+    # Neither followed nor trumped: no card of the led suit (on a trump lead, bar the Buur).
+    renounce = off_suit & ~trumps[card]
+    news_renounce = jnp.where(led_trump, led_mask & ~t.buur_mask[c], led_mask)
+    # Undertrumped on a plain lead: the hand held trumps only (and none above, if strict).
+    under = off_suit & trumps[card] & ~led_trump & use.any() & ~top[card]
+    news_under = ~trumps | (top & t.strict_undertrump)
+    return jnp.where(renounce, news_renounce, jnp.where(under, news_under, False))
+
+
+# --- crediting in the ausmach order -----------------------------------------------------------
+
+
+class Ledger(NamedTuple):
+    """What crediting changes: ``jass.engine._crediting.Ledger`` as arrays."""
+
+    scores: Array
+    weis_credit: Array
+    stoeck_credit: Array
+    stoeck_done: Array
+    over: Array
+
+
+def _ledger(s: State) -> Ledger:
+    return Ledger(s._scores, s._weis_credit, s._stoeck_credit, s._stoeck_done, jnp.bool_(False))
+
+
+def _credit(
+    t: Tables, led: Ledger, kind: int, team: Array, points: Array, mult: Array, do: Array
+) -> Ledger:
+    """Credit ``points`` (unmultiplied) of ``kind`` to ``team`` if ``do``: ``credit``."""
+    do = do & ~led.over
+    team = jnp.clip(team, 0, 1)
+    amount = points * mult
+    before = led.scores[team]
+    scores = led.scores.at[team].add(jnp.where(do, amount, 0))
+    weis_credit, stoeck_credit, stoeck_done = led.weis_credit, led.stoeck_credit, led.stoeck_done
+    if kind == _WEIS:
+        weis_credit = weis_credit.at[team].add(jnp.where(do, points, 0))
+    elif kind == _STOECK:
+        stoeck_credit = stoeck_credit.at[team].add(jnp.where(do, points, 0))
+        stoeck_done = stoeck_done | do
+    over = led.over
+    if t.auto_end:  # end_mode=AUTO: the event that reaches the target ends the game (R9.3)
+        over = over | (do & (before < t.target) & (before + amount >= t.target))
+    return Ledger(scores, weis_credit, stoeck_credit, stoeck_done, over)
+
+
+def _credit_step(
+    t: Tables,
+    led: Ledger,
+    events: list[tuple[int, Array, Array, Array]],
+    mult: Array,
+    stoeck_seat: Array,
+) -> Ledger:
+    """Credit a scoring step's events, in order: ``credit_step``, Stöck claims included.
+
+    ``events`` are ``(kind, team, points, valid)`` in the ausmach order. Unscored Stöck are
+    shown to finish (R9.4): alone when their points finish, before the events; together
+    with an event of the holder's team that falls short by no more than them.
+    """
+    stoeck = STOECK_POINTS * mult
+    if not t.claim_stoeck:
+        for kind, team, points, valid in events:
+            led = _credit(t, led, kind, team, points, mult, valid)
+        return led
+    claimer = jnp.where((stoeck_seat >= 0) & ~led.stoeck_done, stoeck_seat & 1, -1)
+    active = claimer >= 0
+    alone = active & (led.scores[jnp.clip(claimer, 0, 1)] + stoeck >= t.target)
+    led = _credit(t, led, _STOECK, claimer, jnp.int32(STOECK_POINTS), mult, alone)
+    for kind, team, points, valid in events:
+        do = valid & ~alone
+        total = led.scores[jnp.clip(team, 0, 1)] + points * mult
+        together = do & active & (team == claimer) & (total < t.target)
+        together = together & (t.target <= total + stoeck)
+        led = _credit(t, led, _STOECK, team, jnp.int32(STOECK_POINTS), mult, together)
+        active = active & ~together
+        led = _credit(t, led, kind, team, points, mult, do)
+    return led
+
+
+# --- the actions --------------------------------------------------------------------------------
+
+
+def choose(t: Tables, s: State, action: Array) -> State:
+    """Shove (43) or name the contract ``action - 36`` (rule book §4); the forehand leads."""
+    shove = action == 43
+    contract = jnp.clip(action - 36, 0, 6)
+    forehand = (s._dealer + 1) & 3
+    pair = t.stoeck_pair[contract]
+    holds = ((s._hands & pair[None, :]) == pair[None, :]).all(1) & pair.any()
+    stoeck_seat = jnp.where(holds.any(), jnp.argmax(holds), -1).astype(jnp.int32)
+    mult = t.multiplier[contract]
+    chosen = dataclasses.replace(
+        s,
+        _phase=jnp.int32(PLAY),
+        _contract=contract.astype(jnp.int32),
+        _chooser=s._to_move,
+        _leader=forehand,
+        _to_move=forehand,
+        _stoeck_seat=stoeck_seat,
+    )
+    if t.claim_stoeck:  # Stöck that finish at once (R9.4)
+        led = _credit_step(t, _ledger(chosen), [], mult, stoeck_seat)
+        chosen = _apply_ledger(chosen, led)
+        chosen = dataclasses.replace(
+            chosen,
+            _phase=jnp.where(led.over, OVER, PLAY).astype(jnp.int32),
+            _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
+        )
+    shoved = dataclasses.replace(s, _shoves=s._shoves + 1, _to_move=(s._to_move + 2) & 3)
+    return jax.tree.map(lambda a, b: jnp.where(shove, a, b), shoved, chosen)
+
+
+def _apply_ledger(s: State, led: Ledger) -> State:
+    return dataclasses.replace(
+        s,
+        _scores=led.scores,
+        _weis_credit=led.weis_credit,
+        _stoeck_credit=led.stoeck_credit,
+        _stoeck_done=led.stoeck_done,
+    )
+
+
+def _resolve_weis(t: Tables, s: State, c: Array) -> tuple[Array, Array, Array]:
+    """The seat with the best Weis (-1: none), its team and the team's points (R7.8-R7.9)."""
+    forehand = (s._dealer + 1) & 3
+    position = 3 - ((_SEATS - forehand) & 3)  # nearer the forehand wins a tie
+    key = s._weis_key[:, c]
+    full = jnp.where(key >= 0, key * 4 + position, -1)
+    winner = jnp.argmax(full).astype(jnp.int32)
+    has = full[winner] >= 0
+    team = winner & 1
+    points = s._weis_total[team] + s._weis_total[team + 2]
+    return jnp.where(has, winner, -1), team, jnp.where(has, points, 0)
+
+
+def play(t: Tables, s: State, card: Array) -> State:
+    """Play ``card`` for the seat to move: Stöck, the trick, the Weis, the end of the hand."""
+    seat = jnp.clip(s._to_move, 0, 3)
+    c = jnp.clip(s._contract, 0, 6)
+    mult = t.multiplier[c]
+    card = jnp.clip(card, 0, 35)
+    bit = _CARDS == card
+    hand_left = s._hands[seat] & ~bit
+    hands = s._hands.at[seat].set(hand_left)
+    played = s._played.at[seat].set(s._played[seat] | bit)
+    excluded = s._excluded.at[seat].set(s._excluded[seat] | _excluded_by(t, s, card))
+    pos = s._trick_len
+    trick = s._trick.at[jnp.clip(pos, 0, 3)].set(card)
+    # Stöck: scored with the second of trump King and Queen (R8.1).
+    pair = t.stoeck_pair[c]
+    stoeck = (seat == s._stoeck_seat) & pair[card] & ~(hand_left & pair).any() & ~s._stoeck_done
+    led = _credit_step(t, _ledger(s), [(_STOECK, seat & 1, jnp.int32(STOECK_POINTS), stoeck)],
+                       mult, jnp.int32(-1))
+    stoeck_over = led.over
+    complete = (pos == 3) & ~stoeck_over
+    # The trick: its winner, its points, the Weis after trick 1.
+    keys = t.win_keys[c, trick[0] // 9, trick]
+    winner = (s._leader + jnp.argmax(keys)) & 3
+    team = winner & 1
+    taken = t.points[c, trick].sum()
+    tricks_won = s._tricks_won.at[team].add(jnp.where(complete, 1, 0))
+    completed = tricks_won.sum()
+    last = completed == 9
+    declaring = (s._dealer + 1) & 1
+    bonus = jnp.where(team == declaring, t.match_bonus[c], t.counter_match_bonus[c])
+    trick_points = taken + jnp.where(last, 5, 0) + jnp.where(last & (tricks_won[team] == 9),
+                                                              bonus, 0)
+    trick_event = (_TRICK, team ^ t.credit_swap[c], trick_points, complete)
+    first = complete & (completed == 1)
+    events = [trick_event]
+    weis_winner = s._weis_winner
+    if t.weis:
+        found, weis_team, weis_points = _resolve_weis(t, s, c)
+        weis_event = (_WEIS, weis_team, weis_points, first & (found >= 0))
+        events = [weis_event, trick_event] if t.weis_before_trick else [trick_event, weis_event]
+        weis_winner = jnp.where(first, found, weis_winner)
+    ordered = [(_TRICK, jnp.int32(0), jnp.int32(0), jnp.bool_(False))]  # keeps pytrees equal
+    led = _credit_step(t, led, events if events else ordered, mult, s._stoeck_seat)
+    over = led.over
+    points = s._points.at[team].add(jnp.where(complete, taken + jnp.where(last, 5, 0), 0))
+    # The end of the hand: a game of fixed length, or END_OF_HAND (end_after_hand).
+    hand_done = complete & last & ~over
+    ends = jnp.bool_(False)
+    if t.hands:
+        ends = s._hand_number + 1 >= t.hands
+    elif t.end_of_hand:
+        scores = led.scores
+        ends = (scores.max() >= t.target) & (scores[0] != scores[1])
+    phase = jnp.where(
+        over | (hand_done & ends), OVER, jnp.where(hand_done, DEAL, PLAY)
+    ).astype(jnp.int32)
+    in_play = phase == PLAY
+    to_move = jnp.where(in_play, jnp.where(complete, winner, (seat + 1) & 3), -1)
+    leader = jnp.where(complete, jnp.where(hand_done, -1, winner), s._leader)
+    return dataclasses.replace(
+        _apply_ledger(s, led),
+        _phase=phase,
+        _to_move=to_move.astype(jnp.int32),
+        _hands=hands,
+        _played=played,
+        _excluded=excluded,
+        _trick=jnp.where(complete, -1, trick),
+        _trick_len=jnp.where(complete, 0, pos + 1).astype(jnp.int32),
+        _leader=leader.astype(jnp.int32),
+        _points=points,
+        _tricks_won=tricks_won,
+        _weis_done=s._weis_done | (first & t.weis),
+        _weis_winner=weis_winner,
+    )

@@ -1,0 +1,234 @@
+"""Schieber as a pure JAX environment: :class:`JassEnv` and :func:`auto_reset`.
+
+pgx's conventions: the environment object holds only static configuration, and
+``init(key)`` / ``step(state, action)`` are pure functions of arrays, jittable and
+vmappable as they are. See :mod:`jass.envs.jax` for the semantics.
+
+>>> import jax
+>>> env = JassEnv(ruleset="SCHIEBER", episode="hand")
+>>> state = jax.jit(env.init)(jax.random.key(3))
+>>> int(state.legal_action_mask.sum())  # six contracts and the shove
+7
+>>> state = jax.jit(env.step)(state, 43)  # shove
+>>> int(state.current_player) == (int(jax.jit(env.init)(jax.random.key(3)).current_player) + 2) % 4
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Final
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jass.engine.actions import NUM_ACTIONS
+from jass.envs._layout import OBSERVATION_SIZE
+from jass.envs.jax._game import CHOOSE, DEAL, OVER, choose, next_hand, play, start_game
+from jass.envs.jax._observe import action_mask, observation
+from jass.envs.jax._state import State
+from jass.envs.jax._tables import check_supported, tables
+from jass.envs.jax._weis import device
+from jass.envs.options import EPISODES, choice, ruleset_for
+from jass.errors import InvalidInputError
+from jass.rules import RuleSet
+
+__all__ = ["JassEnv", "auto_reset"]
+
+Array = jax.Array
+_TEAM_SIGN: Final = np.array([1.0, -1.0, 1.0, -1.0], np.float32)
+
+
+def _select(flag: Array, yes: State, no: State) -> State:
+    """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch)."""
+    return jax.tree.map(lambda a, b: jnp.where(flag, a, b), yes, no)
+
+
+class JassEnv:
+    """Schieber for four seats, batched with ``jax.vmap``: the library's game, in JAX.
+
+    Args:
+        ruleset: a :class:`~jass.RuleSet` or a preset's name. Weis are declared
+            automatically (``weis_declaration=AUTO``, as ``raw_env(weis="auto")``). Options
+            the environment does not play are refused (see :mod:`jass.envs.jax`).
+        episode: ``"hand"`` (one hand of a new game) or ``"game"`` (a whole game).
+        illegal_reward: the reward of a seat that takes an action outside the mask; the
+            episode then ends, the other seats getting 0.
+
+    >>> env = JassEnv(ruleset="beginner", episode="game")
+    >>> env.ruleset.target, env.num_actions, env.observation_shape
+    (1000, 48, (678,))
+    >>> JassEnv(episode="match")
+    Traceback (most recent call last):
+    ...
+    jass.errors.InvalidInputError: episode='match' is not an option; choose one of 'hand', 'game'
+    """
+
+    num_players: Final = 4
+    num_actions: Final = NUM_ACTIONS
+    observation_shape: Final = (OBSERVATION_SIZE,)
+
+    def __init__(
+        self,
+        ruleset: RuleSet | str = "SCHIEBER",
+        episode: str = "hand",
+        *,
+        illegal_reward: float = -1.0,
+    ) -> None:
+        """Check the options and build the rule tables (no JAX work yet)."""
+        self.episode: Final = choice("episode", episode, EPISODES)
+        #: The rule set played: ``ruleset`` with Weis declared automatically.
+        self.ruleset: Final = ruleset_for(ruleset, "auto")
+        check_supported(self.ruleset)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise InvalidInputError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        self.illegal_reward: Final = float(illegal_reward)
+        self._tables = tables(self.ruleset)
+
+    def __repr__(self) -> str:
+        return f"JassEnv(episode={self.episode!r}, ruleset={self.ruleset!r})"
+
+    # --- the pure functions -----------------------------------------------------------------
+
+    def init(self, key: Array) -> State:
+        """A new episode: a random deal from ``key`` and a random first dealer.
+
+        >>> import jax
+        >>> s = JassEnv().init(jax.random.key(0))
+        >>> int(s._phase), int(s._hands.sum())
+        (1, 36)
+        """
+        t = device(self._tables)
+        return self._public(t, start_game(t, key, jnp.zeros((0, 4, 36), bool), None), None)
+
+    def init_from_deals(self, deals: Any, dealer: Any, key: Array | None = None) -> State:
+        """A new episode from given deals: hand k is ``deals[k]``, seat by seat.
+
+        ``deals`` is a bool array of shape ``(n, 4, 36)`` (``deals[k, seat, card]``), and
+        ``dealer`` (0-3) deals the first hand. Past ``n`` hands the environment deals from
+        ``key`` (default ``jax.random.key(0)``). Concrete deals are checked: each must hand
+        out every card once, nine to each seat.
+
+        >>> import numpy as np
+        >>> deals = np.zeros((1, 4, 36), bool)
+        >>> for seat in range(4):
+        ...     deals[0, seat, 9 * seat : 9 * seat + 9] = True
+        >>> s = JassEnv().init_from_deals(deals, 3)
+        >>> int(s.current_player), s.observation[:9].tolist()
+        (0, [1, 1, 1, 1, 1, 1, 1, 1, 1])
+        >>> JassEnv().init_from_deals(deals[:, :3], 0)
+        Traceback (most recent call last):
+        ...
+        jass.errors.InvalidInputError: deals must have the shape (n, 4, 36), got (1, 3, 36)
+        """
+        deals = jnp.asarray(deals)
+        if deals.ndim != 3 or deals.shape[1:] != (4, 36):
+            raise InvalidInputError(f"deals must have the shape (n, 4, 36), got {deals.shape}")
+        _check_concrete(deals, dealer)
+        t = device(self._tables)
+        key = jax.random.key(0) if key is None else key
+        dealer = jnp.asarray(dealer, jnp.int32)
+        return self._public(t, start_game(t, key, deals.astype(bool), dealer), None)
+
+    def step(self, state: State, action: Any) -> State:
+        """The state after the seat to act takes action number ``action``.
+
+        A finished state comes back unchanged, with zero rewards. An action outside the
+        mask ends the episode: the actor gets ``illegal_reward``, the others 0.
+
+        >>> import jax
+        >>> env = JassEnv()
+        >>> s = env.step(env.init(jax.random.key(0)), 0)  # a card, in the choice of contract
+        >>> bool(s.terminated), s.rewards[s.current_player].item()
+        (True, -1.0)
+        >>> bool((env.step(s, 43).rewards == 0).all())
+        True
+        """
+        action = jnp.asarray(action, jnp.int32)
+        index = jnp.clip(action, 0, NUM_ACTIONS - 1)
+        legal = state.legal_action_mask[index] & (action == index)
+        finished = state.terminated | state.truncated
+        moved = self._move(state, index)
+        penalty = jnp.where(np.arange(4) == state.current_player, self.illegal_reward, 0.0)
+        refused = dataclasses.replace(
+            state,
+            rewards=penalty.astype(jnp.float32),
+            terminated=jnp.bool_(True),
+            legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
+        )
+        stayed = dataclasses.replace(state, rewards=jnp.zeros(4, jnp.float32))
+        return _select(finished, stayed, _select(legal, moved, refused))
+
+    # --- inside -----------------------------------------------------------------------------
+
+    def _move(self, state: State, action: Array) -> State:
+        """The state after a legal ``action`` (both kinds of move computed, one kept)."""
+        t = device(self._tables)
+        s = _select(state._phase == CHOOSE, choose(t, state, action), play(t, state, action))
+        hand_over = (s._phase == DEAL) | (s._phase == OVER)
+        gained = s._scores - s._scores_before
+        margin = (gained[0] - gained[1]).astype(jnp.float32)
+        rewards = jnp.where(hand_over, margin * _TEAM_SIGN, 0.0).astype(jnp.float32)
+        if self.episode == "game":
+            s = _select(s._phase == DEAL, next_hand(t, s), s)
+        s = dataclasses.replace(s, rewards=rewards)
+        return self._public(t, s, state.current_player)
+
+    def _public(self, t: Any, s: State, actor: Array | None) -> State:
+        """Fill the public fields from the game: who acts, what it sees, what it may do."""
+        over = s._phase == OVER
+        if self.episode == "hand":
+            over = over | (s._phase == DEAL)
+        current = s._to_move if actor is None else jnp.where(over, actor, s._to_move)
+        current = current.astype(jnp.int32)
+        return dataclasses.replace(
+            s,
+            current_player=current,
+            observation=observation(t, s, current),
+            legal_action_mask=jnp.where(over, False, action_mask(t, s)),
+            terminated=over,
+            truncated=jnp.bool_(False),
+        )
+
+
+def _check_concrete(deals: Array, dealer: Any) -> None:
+    """Check concrete deals and dealer (traced ones, under ``jit`` or ``vmap``, pass)."""
+    if isinstance(deals, jax.core.Tracer) or isinstance(dealer, jax.core.Tracer):
+        return
+    cards = np.asarray(deals, bool)
+    if not (cards.sum(axis=1) == 1).all() or not (cards.sum(axis=2) == 9).all():
+        raise InvalidInputError(
+            "each deal must give every card to exactly one seat, nine cards to each"
+        )
+    value = np.asarray(dealer)
+    if value.shape != () or not np.issubdtype(value.dtype, np.integer) or not 0 <= value < 4:
+        raise InvalidInputError(f"dealer must be a seat, 0-3, got {dealer!r}")
+
+
+def auto_reset(
+    step: Callable[[State, Any], State], init: Callable[[Array], State]
+) -> Callable[[State, Any, Array], State]:
+    """``step`` that restarts a finished episode with ``init(key)``, for compiled loops.
+
+    As in pgx: when a step ends the episode, the state returned is ``init(key)``'s, with
+    that step's ``rewards`` and ``terminated=True``, so a learner sees the end; stepping
+    it clears ``terminated`` and plays on in the new episode.
+
+    >>> import jax
+    >>> env = JassEnv(ruleset="jasskit")
+    >>> step = jax.jit(auto_reset(env.step, env.init))
+    >>> s = env.init(jax.random.key(0))
+    >>> s = step(s, 0, jax.random.key(1))  # illegal: the episode ends and restarts
+    >>> bool(s.terminated), int(s._phase), int(s.legal_action_mask.sum()) > 0
+    (True, 1, True)
+    """
+
+    def stepped(state: State, action: Any, key: Array) -> State:
+        state = dataclasses.replace(state, terminated=jnp.bool_(False))
+        state = step(state, action)
+        fresh = dataclasses.replace(init(key), rewards=state.rewards, terminated=state.terminated)
+        return _select(state.terminated | state.truncated, fresh, state)
+
+    return stepped
