@@ -47,6 +47,12 @@ _STOECK, _WEIS, _TRICK = 0, 1, 2
 _CARDS = np.arange(36)
 _SUIT_OF = _CARDS // 9
 _SEATS = np.arange(4)
+_TEAMS = np.arange(2)
+
+
+def _pick(values: Array, index: Array) -> Array:
+    """``values[index]`` as a one-hot sum (a gather costs more under vmap)."""
+    return jnp.where(np.arange(values.shape[0]) == index, values, 0).sum()
 
 
 def _no_deals() -> Array:
@@ -58,8 +64,8 @@ def _no_deals() -> Array:
 
 def _random_deal(key: Array) -> Array:
     """Four hands of nine cards from a shuffled deck, as (4, 36) bools."""
-    deck = jax.random.permutation(key, 36)
-    return jnp.zeros((4, 36), bool).at[_CARDS // 9, deck].set(True)
+    place = jnp.argsort(jax.random.uniform(key, (36,)))  # each card's place in the deck
+    return (place // 9)[None, :] == _SEATS[:, None]
 
 
 def _next_hands(deals: Array, number: Array, key: Array) -> Array:
@@ -73,12 +79,10 @@ def _next_hands(deals: Array, number: Array, key: Array) -> Array:
 
 def _hand_fields(t: Tables, hands: Array) -> dict[str, Array]:
     """The fields of a freshly dealt hand (the Weis of each seat found at once)."""
-    if t.weis:
-        total, cards, key = jax.vmap(lambda h: hand_weis(t, h))(hands)
-    else:
-        total = jnp.zeros(4, jnp.int32)
-        cards = jnp.zeros((4, 36), bool)
-        key = jnp.full((4, 7), -1, jnp.int32)
+    total, cards, key = jax.vmap(lambda h: hand_weis(t, h))(hands)
+    total = jnp.where(t.weis, total, 0)
+    cards = cards & t.weis
+    key = jnp.where(t.weis, key, -1)
     zero2 = jnp.zeros(2, jnp.int32)
     return {
         "_phase": jnp.int32(CHOOSE),
@@ -228,17 +232,18 @@ def _credit(
     do = do & ~led.over
     team = jnp.clip(team, 0, 1)
     amount = points * mult
-    before = led.scores[team]
-    scores = led.scores.at[team].add(jnp.where(do, amount, 0))
+    before = _pick(led.scores, team)
+    to_team = (_TEAMS == team) & do  # one-hot updates: no scatter under vmap
+    scores = led.scores + jnp.where(to_team, amount, 0)
     weis_credit, stoeck_credit, stoeck_done = led.weis_credit, led.stoeck_credit, led.stoeck_done
     if kind == _WEIS:
-        weis_credit = weis_credit.at[team].add(jnp.where(do, points, 0))
+        weis_credit = weis_credit + jnp.where(to_team, points, 0)
     elif kind == _STOECK:
-        stoeck_credit = stoeck_credit.at[team].add(jnp.where(do, points, 0))
+        stoeck_credit = stoeck_credit + jnp.where(to_team, points, 0)
         stoeck_done = stoeck_done | do
-    over = led.over
-    if t.auto_end:  # end_mode=AUTO: the event that reaches the target ends the game (R9.3)
-        over = over | (do & (before < t.target) & (before + amount >= t.target))
+    # end_mode=AUTO: the event that reaches the target ends the game (R9.3).
+    reached = (before < t.target) & (before + amount >= t.target)
+    over = led.over | (do & t.auto_end & reached)
     return Ledger(scores, weis_credit, stoeck_credit, stoeck_done, over)
 
 
@@ -256,11 +261,8 @@ def _credit_step(
     with an event of the holder's team that falls short by no more than them.
     """
     stoeck = STOECK_POINTS * mult
-    if not t.claim_stoeck:
-        for kind, team, points, valid in events:
-            led = _credit(t, led, kind, team, points, mult, valid)
-        return led
-    claimer = jnp.where((stoeck_seat >= 0) & ~led.stoeck_done, stoeck_seat & 1, -1)
+    claiming = t.claim_stoeck & (stoeck_seat >= 0) & ~led.stoeck_done
+    claimer = jnp.where(claiming, stoeck_seat & 1, -1)
     active = claimer >= 0
     alone = active & (led.scores[jnp.clip(claimer, 0, 1)] + stoeck >= t.target)
     led = _credit(t, led, _STOECK, claimer, jnp.int32(STOECK_POINTS), mult, alone)
@@ -296,14 +298,13 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _to_move=forehand,
         _stoeck_seat=stoeck_seat,
     )
-    if t.claim_stoeck:  # Stöck that finish at once (R9.4)
-        led = _credit_step(t, _ledger(chosen), [], mult, stoeck_seat)
-        chosen = _apply_ledger(chosen, led)
-        chosen = dataclasses.replace(
-            chosen,
-            _phase=jnp.where(led.over, OVER, PLAY).astype(jnp.int32),
-            _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
-        )
+    # Stöck that finish at once (R9.4).
+    led = _credit_step(t, _ledger(chosen), [], mult, stoeck_seat)
+    chosen = dataclasses.replace(
+        _apply_ledger(chosen, led),
+        _phase=jnp.where(led.over, OVER, PLAY).astype(jnp.int32),
+        _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
+    )
     shoved = dataclasses.replace(s, _shoves=s._shoves + 1, _to_move=(s._to_move + 2) & 3)
     return jax.tree.map(lambda a, b: jnp.where(shove, a, b), shoved, chosen)
 
@@ -339,16 +340,17 @@ def play(t: Tables, s: State, card: Array) -> State:
     card = jnp.clip(card, 0, 35)
     bit = _CARDS == card
     hand_left = s._hands[seat] & ~bit
-    hands = s._hands.at[seat].set(hand_left)
-    played = s._played.at[seat].set(s._played[seat] | bit)
-    excluded = s._excluded.at[seat].set(s._excluded[seat] | _excluded_by(t, s, card))
+    mover = (_SEATS == seat)[:, None]
+    hands = s._hands & ~(mover & bit[None, :])
+    played = s._played | (mover & bit[None, :])
+    excluded = s._excluded | (mover & _excluded_by(t, s, card)[None, :])
     pos = s._trick_len
-    trick = s._trick.at[jnp.clip(pos, 0, 3)].set(card)
+    trick = jnp.where(_SEATS == pos, card, s._trick)
     # Stöck: scored with the second of trump King and Queen (R8.1).
     pair = t.stoeck_pair[c]
     stoeck = (seat == s._stoeck_seat) & pair[card] & ~(hand_left & pair).any() & ~s._stoeck_done
-    led = _credit_step(t, _ledger(s), [(_STOECK, seat & 1, jnp.int32(STOECK_POINTS), stoeck)],
-                       mult, jnp.int32(-1))
+    # credit_step of a Stöck event claims nothing: plain crediting.
+    led = _credit(t, _ledger(s), _STOECK, seat & 1, jnp.int32(STOECK_POINTS), mult, stoeck)
     stoeck_over = led.over
     complete = (pos == 3) & ~stoeck_over
     # The trick: its winner, its points, the Weis after trick 1.
@@ -356,7 +358,7 @@ def play(t: Tables, s: State, card: Array) -> State:
     winner = (s._leader + jnp.argmax(keys)) & 3
     team = winner & 1
     taken = t.points[c, trick].sum()
-    tricks_won = s._tricks_won.at[team].add(jnp.where(complete, 1, 0))
+    tricks_won = s._tricks_won + ((_TEAMS == team) & complete)
     completed = tricks_won.sum()
     last = completed == 9
     declaring = (s._dealer + 1) & 1
@@ -365,25 +367,19 @@ def play(t: Tables, s: State, card: Array) -> State:
                                                               bonus, 0)
     trick_event = (_TRICK, team ^ t.credit_swap[c], trick_points, complete)
     first = complete & (completed == 1)
-    events = [trick_event]
-    weis_winner = s._weis_winner
-    if t.weis:
-        found, weis_team, weis_points = _resolve_weis(t, s, c)
-        weis_event = (_WEIS, weis_team, weis_points, first & (found >= 0))
-        events = [weis_event, trick_event] if t.weis_before_trick else [trick_event, weis_event]
-        weis_winner = jnp.where(first, found, weis_winner)
-    ordered = [(_TRICK, jnp.int32(0), jnp.int32(0), jnp.bool_(False))]  # keeps pytrees equal
-    led = _credit_step(t, led, events if events else ordered, mult, s._stoeck_seat)
+    found, weis_team, weis_points = _resolve_weis(t, s, c)
+    weis_due = first & (found >= 0) & t.weis
+    # The ausmach order Stöck, Weis, Stich (the only one the tables accept).
+    events = [(_WEIS, weis_team, weis_points, weis_due), trick_event]
+    weis_winner = jnp.where(first & t.weis, found, s._weis_winner)
+    led = _credit_step(t, led, events, mult, s._stoeck_seat)
     over = led.over
-    points = s._points.at[team].add(jnp.where(complete, taken + jnp.where(last, 5, 0), 0))
+    points = s._points + jnp.where((_TEAMS == team) & complete, taken + jnp.where(last, 5, 0), 0)
     # The end of the hand: a game of fixed length, or END_OF_HAND (end_after_hand).
     hand_done = complete & last & ~over
-    ends = jnp.bool_(False)
-    if t.hands:
-        ends = s._hand_number + 1 >= t.hands
-    elif t.end_of_hand:
-        scores = led.scores
-        ends = (scores.max() >= t.target) & (scores[0] != scores[1])
+    scores = led.scores
+    past = t.end_of_hand & (scores.max() >= t.target) & (scores[0] != scores[1])
+    ends = jnp.where(t.hands > 0, s._hand_number + 1 >= t.hands, past)
     phase = jnp.where(
         over | (hand_done & ends), OVER, jnp.where(hand_done, DEAL, PLAY)
     ).astype(jnp.int32)

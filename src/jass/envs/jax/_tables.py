@@ -16,22 +16,23 @@ option. The arrays are NumPy; the environment turns them into JAX constants.
 >>> t = tables(rules.SCHIEBER)
 >>> t.win_keys.shape, int(t.points[4].sum()), t.target
 ((7, 4, 36), 152, 2500)
->>> int(t.seq_points[0, 0b111, 0]), int(t.quartet_points[5])  # 6-7-8 of spades, four Jacks
+>>> int(t.seq_points[0, 0b111]), int(t.quartet_points[5])  # 6-7-8 of spades, four Jacks
 (20, 200)
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from jass.core.cards import CardSet, Rank
-from jass.core.contracts import Contract, ContractKind
+from jass.core.contracts import Contract
 from jass.core.ruledata import rule_data
-from jass.core.weis import WeisKind, find_weis
+from jass.core.seats import Seat
+from jass.core.weis import Weis, WeisKind, _neutral_key, find_weis, weis_key
 from jass.errors import InvalidInputError
 from jass.rules import (
     AusmachOrder,
@@ -39,13 +40,9 @@ from jass.rules import (
     EndMode,
     FirstHandRule,
     RuleSet,
-    WeisTie,
 )
 
-__all__ = ["MAX_SEQUENCES", "Tables", "check_supported", "tables"]
-
-#: Sequences a single suit can hold at most (two runs of three, or a split nine-card run).
-MAX_SEQUENCES: Final = 2
+__all__: list[str] = []  # private: read by the environment only
 _CONTRACTS: Final = Contract.all()
 
 Bools = npt.NDArray[np.bool_]
@@ -71,28 +68,28 @@ class Tables(NamedTuple):
     match_bonus: Ints  # (7,)
     counter_match_bonus: Ints  # (7,)
     trump_suit: Ints  # (7,): -1 without trumps
-    reverse_height: Ints  # (7,): 1 where Weis heights count downwards (Undenufe)
     stoeck_pair: Bools  # (7, 36): trump King and Queen, empty without trumps or Stöck
     allowed: Bools  # (7,)
-    # Weis by suit and 9-bit pattern: up to MAX_SEQUENCES sequences each.
-    seq_points: Ints  # (4, 512, 2), 0: no sequence in that slot
-    seq_length: Ints  # (4, 512, 2)
-    seq_top: Ints  # (4, 512, 2): the top card
-    seq_ranks: Ints  # (4, 512, 2): the 9-bit rank pattern of the sequence's cards
+    # The sequences of each suit's 9-bit pattern (find_weis of those cards alone) and the
+    # quartet of each rank: points, cards, find_weis's order (neutral key) and weis_key.
+    seq_points: Ints  # (4, 512): their points, summed
+    seq_ranks: Ints  # (4, 512): the 9-bit rank pattern of their cards
+    seq_neutral: Ints  # (4, 512): the best neutral key, -1 for none
+    seq_key: Ints  # (4, 512, 7): the best weis_key by contract (position left out), -1
     quartet_points: Ints  # (9,): by rank, 0: no quartet of that rank
-    # Flags and numbers.
-    strict_undertrump: bool
-    shove_back: bool
-    weis: bool
-    kreuzweis: bool
-    quartet_first: bool
-    target: int
-    reach_target: bool  # a target counts at all (not a game of fixed length)
-    auto_end: bool  # end_mode=AUTO: the game ends at the event that reaches the target
-    end_of_hand: bool  # end_mode=END_OF_HAND
-    hands: int  # a game of fixed length: its hands; else 0
-    claim_stoeck: bool  # Stöck may be shown to finish (R9.4)
-    weis_before_trick: bool  # ausmach order Stöck, Weis, Stich
+    quartet_neutral: Ints  # (9,)
+    quartet_key: Ints  # (9, 7)
+    # Flags and numbers: Python values here, JAX arrays on the device (``_weis.device``).
+    strict_undertrump: Any
+    shove_back: Any
+    weis: Any
+    kreuzweis: Any
+    target: Any
+    reach_target: Any  # a target counts at all (not a game of fixed length)
+    auto_end: Any  # end_mode=AUTO: the game ends at the event that reaches the target
+    end_of_hand: Any  # end_mode=END_OF_HAND
+    hands: Any  # a game of fixed length: its hands; else 0
+    claim_stoeck: Any  # Stöck may be shown to finish (R9.4)
 
 
 def check_supported(ruleset: RuleSet) -> None:
@@ -112,6 +109,8 @@ def check_supported(ruleset: RuleSet) -> None:
         refused.append(("dealer_rotation", ruleset.dealer_rotation.name, "the deal rotates"))
     if ruleset.weis and ruleset.weis_requires_trick:
         refused.append(("weis_requires_trick", True, "Weis score after trick 1"))
+    if ruleset.ausmach_order is not AusmachOrder.STOECK_WEIS_STICH:
+        refused.append(("ausmach_order", ruleset.ausmach_order.name, "Stöck, Weis, Stich only"))
     if ruleset.hands is None and ruleset.end_mode is EndMode.THANK:
         refused.append(("end_mode", "THANK", "the environment does not thank"))
     if refused:
@@ -122,24 +121,72 @@ def check_supported(ruleset: RuleSet) -> None:
         )
 
 
-def _weis_tables(ruleset: RuleSet) -> tuple[Ints, Ints, Ints, Ints, Ints]:
+def pack_neutral(key: tuple[int, ...]) -> int:
+    """find_weis's sort key (``_neutral_key``) as one int of the same order.
+
+    >>> from jass import CardSet, find_weis, rules
+    >>> pack_neutral(_neutral_key(find_weis(CardSet.parse("6S 7S 8S"))[0], rules.SCHIEBER))
+    1315833
+    """
+    points, *middle, height, minus_top = key
+    quartet, length = (0, *middle) if len(middle) == 1 else middle
+    return (((points * 2 + int(quartet)) * 10 + length) * 9 + height) * 36 + 35 + minus_top
+
+
+def pack_key(key: tuple[int, ...]) -> int:
+    """:func:`~jass.core.weis.weis_key` without the position, as one int of the same order.
+
+    >>> from jass import CardSet, Contract, Seat, find_weis, weis_key
+    >>> w = find_weis(CardSet.parse("6S 7S 8S"))[0]
+    >>> pack_key(weis_key(w, Seat(0), Contract.UNDENUFE, Seat(0))[:-1])
+    24904
+    """
+    points, *middle, height, trump = key
+    quartet, length = (0, *middle) if len(middle) == 1 else middle
+    return (((points * 2 + int(quartet)) * 10 + length) * 17 + height + 8) * 2 + trump
+
+
+def _best(weis: tuple[Weis, ...], ruleset: RuleSet) -> tuple[int, int, int, list[int]]:
+    """Points, cards, best neutral key and best key by contract of some Weis."""
+    points = sum(w.points for w in weis)
+    cards = 0
+    for w in weis:
+        cards |= int(w.cards)
+    neutral = max((pack_neutral(_neutral_key(w, ruleset)) for w in weis), default=-1)
+    keys = [
+        max((pack_key(weis_key(w, Seat(0), c, Seat(0), ruleset)[:-1]) for w in weis), default=-1)
+        for c in _CONTRACTS
+    ]
+    return points, cards, neutral, keys
+
+
+def _weis_tables(ruleset: RuleSet) -> dict[str, Ints]:
     """The sequences of every suit pattern and the quartet of every rank, by find_weis."""
-    shape = (4, 512, MAX_SEQUENCES)
-    points, length, top, ranks = (np.zeros(shape, np.int32) for _ in range(4))
+    points, ranks, neutral = (np.zeros((4, 512), np.int32) for _ in range(3))
+    keys = np.zeros((4, 512, len(_CONTRACTS)), np.int32)
     for suit in range(4):
         for pattern in range(512):
-            found = find_weis(CardSet(pattern << (9 * suit)), ruleset)
-            # A single suit holds sequences only; keep them in find_weis's order.
-            for slot, weis in enumerate(found):
-                points[suit, pattern, slot] = weis.points
-                length[suit, pattern, slot] = len(weis)
-                top[suit, pattern, slot] = int(weis.top)
-                ranks[suit, pattern, slot] = int(weis.cards) >> (9 * suit)
-    quartets = np.zeros(9, np.int32)
+            found = find_weis(CardSet(pattern << (9 * suit)), ruleset)  # sequences only
+            total, cards, best, by_contract = _best(found, ruleset)
+            points[suit, pattern], neutral[suit, pattern] = total, best
+            ranks[suit, pattern] = cards >> (9 * suit)
+            keys[suit, pattern] = by_contract
+    q_points, q_neutral = np.zeros(9, np.int32), np.zeros(9, np.int32)
+    q_keys = np.zeros((9, len(_CONTRACTS)), np.int32)
     for rank in Rank:
         found = find_weis(CardSet(sum(1 << (9 * suit + rank) for suit in range(4))), ruleset)
-        quartets[rank] = sum(w.points for w in found if w.kind is WeisKind.QUARTET)
-    return points, length, top, ranks, quartets
+        quartets = tuple(w for w in found if w.kind is WeisKind.QUARTET)
+        total, _, best, by_contract = _best(quartets, ruleset)
+        q_points[rank], q_neutral[rank], q_keys[rank] = total, best, by_contract
+    return {
+        "seq_points": points,
+        "seq_ranks": ranks,
+        "seq_neutral": neutral,
+        "seq_key": keys,
+        "quartet_points": q_points,
+        "quartet_neutral": q_neutral,
+        "quartet_key": q_keys,
+    }
 
 
 @functools.lru_cache(maxsize=16)
@@ -162,7 +209,6 @@ def tables(ruleset: RuleSet) -> Tables:
         if ruleset.stoeck and suit is not None:
             cards = 1 << (9 * suit + Rank.KING) | 1 << (9 * suit + Rank.QUEEN)
         pair.append(bits(cards))
-    seq_points, seq_length, seq_top, seq_ranks, quartets = _weis_tables(ruleset)
     reach = ruleset.hands is None
     return Tables(
         trump_mask=np.array([bits(d.trump_mask) for d in data], np.bool_),
@@ -175,25 +221,13 @@ def tables(ruleset: RuleSet) -> Tables:
         match_bonus=np.array([d.match_bonus for d in data], np.int32),
         counter_match_bonus=np.array([d.counter_match_bonus for d in data], np.int32),
         trump_suit=np.array([d.trump for d in data], np.int32),
-        reverse_height=np.array(
-            [
-                int(c.kind is ContractKind.UNDENUFE and ruleset.undenufe_reverse_weis)
-                for c in _CONTRACTS
-            ],
-            np.int32,
-        ),
         stoeck_pair=np.array(pair, np.bool_),
         allowed=np.array([ruleset.allows(c) for c in _CONTRACTS], np.bool_),
-        seq_points=seq_points,
-        seq_length=seq_length,
-        seq_top=seq_top,
-        seq_ranks=seq_ranks,
-        quartet_points=quartets,
+        **_weis_tables(ruleset),
         strict_undertrump=bool(data[0].strict_undertrump),
         shove_back=ruleset.allow_shove_back,
         weis=ruleset.weis,
         kreuzweis=ruleset.kreuzweis,
-        quartet_first=ruleset.weis_tie_sequence_vs_quartet is WeisTie.QUARTET_FIRST,
         target=ruleset.target,
         reach_target=reach,
         auto_end=reach and ruleset.end_mode is EndMode.AUTO,
@@ -202,5 +236,4 @@ def tables(ruleset: RuleSet) -> Tables:
         claim_stoeck=reach
         and ruleset.end_mode is EndMode.AUTO
         and ruleset.stoeck_claim_anytime_to_finish,
-        weis_before_trick=ruleset.ausmach_order is AusmachOrder.STOECK_WEIS_STICH,
     )

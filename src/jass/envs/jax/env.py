@@ -29,13 +29,13 @@ from jass.envs._layout import OBSERVATION_SIZE
 from jass.envs.jax._game import CHOOSE, DEAL, OVER, choose, next_hand, play, start_game
 from jass.envs.jax._observe import action_mask, observation
 from jass.envs.jax._state import State
-from jass.envs.jax._tables import check_supported, tables
+from jass.envs.jax._tables import Tables, check_supported, tables
 from jass.envs.jax._weis import device
 from jass.envs.options import EPISODES, choice, ruleset_for
 from jass.errors import InvalidInputError
 from jass.rules import RuleSet
 
-__all__ = ["JassEnv", "auto_reset"]
+__all__ = ["JassEnv", "auto_reset", "start", "step"]
 
 Array = jax.Array
 _TEAM_SIGN: Final = np.array([1.0, -1.0, 1.0, -1.0], np.float32)
@@ -100,8 +100,7 @@ class JassEnv:
         >>> int(s._phase), int(s._hands.sum())
         (1, 36)
         """
-        t = device(self._tables)
-        return self._public(t, start_game(t, key, jnp.zeros((0, 4, 36), bool), None), None)
+        return start(self._device(), key, jnp.zeros((0, 4, 36), bool), None)
 
     def init_from_deals(self, deals: Any, dealer: Any, key: Array | None = None) -> State:
         """A new episode from given deals: hand k is ``deals[k]``, seat by seat.
@@ -127,10 +126,8 @@ class JassEnv:
         if deals.ndim != 3 or deals.shape[1:] != (4, 36):
             raise InvalidInputError(f"deals must have the shape (n, 4, 36), got {deals.shape}")
         _check_concrete(deals, dealer)
-        t = device(self._tables)
         key = jax.random.key(0) if key is None else key
-        dealer = jnp.asarray(dealer, jnp.int32)
-        return self._public(t, start_game(t, key, deals.astype(bool), dealer), None)
+        return start(self._device(), key, deals.astype(bool), jnp.asarray(dealer, jnp.int32))
 
     def step(self, state: State, action: Any) -> State:
         """The state after the seat to act takes action number ``action``.
@@ -146,51 +143,64 @@ class JassEnv:
         >>> bool((env.step(s, 43).rewards == 0).all())
         True
         """
-        action = jnp.asarray(action, jnp.int32)
-        index = jnp.clip(action, 0, NUM_ACTIONS - 1)
-        legal = state.legal_action_mask[index] & (action == index)
-        finished = state.terminated | state.truncated
-        moved = self._move(state, index)
-        penalty = jnp.where(np.arange(4) == state.current_player, self.illegal_reward, 0.0)
-        refused = dataclasses.replace(
-            state,
-            rewards=penalty.astype(jnp.float32),
-            terminated=jnp.bool_(True),
-            legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
-        )
-        stayed = dataclasses.replace(state, rewards=jnp.zeros(4, jnp.float32))
-        return _select(finished, stayed, _select(legal, moved, refused))
+        game = jnp.bool_(self.episode == "game")
+        return step(self._device(), state, action, game, jnp.float32(self.illegal_reward))
 
-    # --- inside -----------------------------------------------------------------------------
+    def _device(self) -> Tables:
+        return device(self._tables)
 
-    def _move(self, state: State, action: Array) -> State:
-        """The state after a legal ``action`` (both kinds of move computed, one kept)."""
-        t = device(self._tables)
-        s = _select(state._phase == CHOOSE, choose(t, state, action), play(t, state, action))
-        hand_over = (s._phase == DEAL) | (s._phase == OVER)
-        gained = s._scores - s._scores_before
-        margin = (gained[0] - gained[1]).astype(jnp.float32)
-        rewards = jnp.where(hand_over, margin * _TEAM_SIGN, 0.0).astype(jnp.float32)
-        if self.episode == "game":
-            s = _select(s._phase == DEAL, next_hand(t, s), s)
-        s = dataclasses.replace(s, rewards=rewards)
-        return self._public(t, s, state.current_player)
 
-    def _public(self, t: Any, s: State, actor: Array | None) -> State:
-        """Fill the public fields from the game: who acts, what it sees, what it may do."""
-        over = s._phase == OVER
-        if self.episode == "hand":
-            over = over | (s._phase == DEAL)
-        current = s._to_move if actor is None else jnp.where(over, actor, s._to_move)
-        current = current.astype(jnp.int32)
-        return dataclasses.replace(
-            s,
-            current_player=current,
-            observation=observation(t, s, current),
-            legal_action_mask=jnp.where(over, False, action_mask(t, s)),
-            terminated=over,
-            truncated=jnp.bool_(False),
-        )
+# --- the pure functions, with the tables and the episode kind as (traceable) arguments -------
+
+
+def start(t: Tables, key: Array, deals: Array, dealer: Array | None) -> State:
+    """The first state of an episode (see :meth:`JassEnv.init_from_deals`)."""
+    return _public(t, start_game(t, key, deals, dealer), None, jnp.bool_(False))
+
+
+def step(t: Tables, state: State, action: Any, game: Array, illegal_reward: Array) -> State:
+    """:meth:`JassEnv.step` under tables ``t``; ``game`` is ``episode == "game"``."""
+    action = jnp.asarray(action, jnp.int32)
+    index = jnp.clip(action, 0, NUM_ACTIONS - 1)
+    legal = state.legal_action_mask[index] & (action == index)
+    finished = state.terminated | state.truncated
+    moved = _move(t, state, index, game)
+    penalty = jnp.where(np.arange(4) == state.current_player, illegal_reward, 0.0)
+    refused = dataclasses.replace(
+        state,
+        rewards=penalty.astype(jnp.float32),
+        terminated=jnp.bool_(True),
+        legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
+    )
+    stayed = dataclasses.replace(state, rewards=jnp.zeros(4, jnp.float32))
+    return _select(finished, stayed, _select(legal, moved, refused))
+
+
+def _move(t: Tables, state: State, action: Array, game: Array) -> State:
+    """The state after a legal ``action`` (both kinds of move computed, one kept)."""
+    s = _select(state._phase == CHOOSE, choose(t, state, action), play(t, state, action))
+    hand_over = (s._phase == DEAL) | (s._phase == OVER)
+    gained = s._scores - s._scores_before
+    margin = (gained[0] - gained[1]).astype(jnp.float32)
+    rewards = jnp.where(hand_over, margin * _TEAM_SIGN, 0.0).astype(jnp.float32)
+    s = _select(game & (s._phase == DEAL), next_hand(t, s), s)
+    s = dataclasses.replace(s, rewards=rewards)
+    return _public(t, s, state.current_player, ~game)
+
+
+def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> State:
+    """Fill the public fields from the game: who acts, what it sees, what it may do."""
+    over = (s._phase == OVER) | (hand_episode & (s._phase == DEAL))
+    current = s._to_move if actor is None else jnp.where(over, actor, s._to_move)
+    current = current.astype(jnp.int32)
+    return dataclasses.replace(
+        s,
+        current_player=current,
+        observation=observation(t, s, current),
+        legal_action_mask=jnp.where(over, False, action_mask(t, s)),
+        terminated=over,
+        truncated=jnp.bool_(False),
+    )
 
 
 def _check_concrete(deals: Array, dealer: Any) -> None:
