@@ -38,7 +38,7 @@ from jass.envs.jax._state import State
 from jass.envs.jax._tables import Tables
 from jass.envs.jax._weis import hand_weis
 
-__all__ = ["CHOOSE", "DEAL", "OVER", "PLAY", "choose", "legal_cards", "play", "start_game"]
+__all__: list[str] = []  # private: read by the environment only
 
 Array = jax.Array
 DEAL, CHOOSE, PLAY, OVER = 0, 1, 2, 3  # the order of jass.Phase
@@ -50,9 +50,52 @@ _SEATS = np.arange(4)
 _TEAMS = np.arange(2)
 
 
-def _pick(values: Array, index: Array) -> Array:
-    """``values[index]`` as a one-hot sum (a gather costs more under vmap)."""
-    return jnp.where(np.arange(values.shape[0]) == index, values, 0).sum()
+def take(table: Array, index: Array) -> Array:
+    """``table[index]`` along the first axis, as a one-hot select.
+
+    Under ``vmap`` a gather with a batched index is slow on the CPU; a select and a sum
+    over a few rows fuse with the arithmetic around them.
+    """
+    size = table.shape[0]
+    hot = (np.arange(size) == index).reshape((size,) + (1,) * (table.ndim - 1))
+    if table.dtype == jnp.bool_:
+        return (table & hot).any(0)
+    return jnp.where(hot, table, 0).sum(0).astype(table.dtype)
+
+
+def at_cards(values: Array, cards: Array) -> Array:
+    """``values[cards]`` for a (36,) vector and a few cards (-1: 0), as a one-hot sum."""
+    hot = cards[:, None] == _CARDS[None, :]
+    if values.dtype == jnp.bool_:
+        return (hot & values[None, :]).any(1)
+    return jnp.where(hot, values[None, :], 0).sum(1).astype(values.dtype)
+
+
+class Rows(NamedTuple):
+    """The rule data of the contract in play, rows of the tables (see :func:`rows`)."""
+
+    trumps: Array  # (36,) bool
+    buur: Array  # (36,) bool
+    points: Array  # (36,)
+    strength: Array  # (36,): each card's key in a trick led in its own suit
+
+
+def rows(t: Tables, contract: Array) -> Rows:
+    """The rows of contract ``contract`` (-1 reads as 0; it is read only in the play)."""
+    c = jnp.clip(contract, 0, 6)
+    return Rows(take(t.trump_mask, c), take(t.buur_mask, c), take(t.points, c),
+                take(t.strength, c))
+
+
+def above(r: Rows, cards: Array) -> Array:
+    """For each of ``cards``: the trumps that beat it, every card for a non-trump.
+
+    ``Contract.above``, from the strengths (``tests/test_jax_env.py`` checks it).
+    """
+    strength = at_cards(r.strength, cards)
+    trump = at_cards(r.trumps, cards)
+    beats = r.trumps[None, :] & (r.strength[None, :] > strength[:, None])
+    return jnp.where(trump[:, None], beats, True)
 
 
 def _no_deals() -> Array:
@@ -162,18 +205,17 @@ def next_hand(t: Tables, s: State) -> State:
 
 def legal_cards(t: Tables, s: State) -> Array:
     """The cards the seat to move may play (36 bools): ``jass.core.play.legal_mask``."""
-    hand = s._hands[jnp.clip(s._to_move, 0, 3)]
-    c = jnp.clip(s._contract, 0, 6)
+    hand = take(s._hands, s._to_move)
+    r = rows(t, s._contract)
     pos = s._trick_len
     lead = jnp.clip(s._trick[0], 0, 35)
     led_mask = _SUIT_OF == lead // 9
     follow = led_mask & hand
-    trumps = t.trump_mask[c]
+    trumps = r.trumps
     held = trumps & hand
-    buur = t.buur_mask[c]
-    rows = t.above[c, jnp.clip(s._trick, 0, 35)]  # (4, 36)
+    buur = r.buur
     in_trick = _SEATS < pos
-    over = held & jnp.where(in_trick[:, None], rows, True).all(0)  # R5.3c
+    over = held & jnp.where(in_trick[:, None], above(r, s._trick), True).all(0)  # R5.3c
     no_trumps = jnp.where(follow.any(), follow, hand)  # R5.2
     trump_led = jnp.where((held & ~buur).any(), held, hand)  # R5.4: the lone Buur
     only_trumps = jnp.where(t.strict_undertrump & over.any(), over, hand)  # R5.3d/e
@@ -189,21 +231,22 @@ def legal_cards(t: Tables, s: State) -> Array:
 
 def _excluded_by(t: Tables, s: State, card: Array) -> Array:
     """What playing ``card`` tells of its player's hand: ``excluded_cards`` for one card."""
-    c = jnp.clip(s._contract, 0, 6)
+    r = rows(t, s._contract)
     pos = s._trick_len
-    trumps = t.trump_mask[c]
+    trumps = r.trumps
     led_mask = _SUIT_OF == jnp.clip(s._trick[0], 0, 35) // 9
     led_trump = (led_mask & trumps).any()
-    prev = jnp.clip(s._trick, 0, 35)
+    bit = _CARDS == card
     # The trumps that beat every trump played after the lead so far.
-    use = (_SEATS >= 1) & (_SEATS < pos) & trumps[prev]
-    top = jnp.where(use[:, None], t.above[c, prev], True).all(0)
-    off_suit = (pos > 0) & ~led_mask[card]
+    use = (_SEATS >= 1) & (_SEATS < pos) & at_cards(trumps, s._trick)
+    top = jnp.where(use[:, None], above(r, s._trick), True).all(0)
+    off_suit = (pos > 0) & ~(led_mask & bit).any()
+    card_trump = (trumps & bit).any()
     # Neither followed nor trumped: no card of the led suit (on a trump lead, bar the Buur).
-    renounce = off_suit & ~trumps[card]
-    news_renounce = jnp.where(led_trump, led_mask & ~t.buur_mask[c], led_mask)
+    renounce = off_suit & ~card_trump
+    news_renounce = jnp.where(led_trump, led_mask & ~r.buur, led_mask)
     # Undertrumped on a plain lead: the hand held trumps only (and none above, if strict).
-    under = off_suit & trumps[card] & ~led_trump & use.any() & ~top[card]
+    under = off_suit & card_trump & ~led_trump & use.any() & ~(top & bit).any()
     news_under = ~trumps | (top & t.strict_undertrump)
     return jnp.where(renounce, news_renounce, jnp.where(under, news_under, False))
 
@@ -232,7 +275,7 @@ def _credit(
     do = do & ~led.over
     team = jnp.clip(team, 0, 1)
     amount = points * mult
-    before = _pick(led.scores, team)
+    before = take(led.scores, team)
     to_team = (_TEAMS == team) & do  # one-hot updates: no scatter under vmap
     scores = led.scores + jnp.where(to_team, amount, 0)
     weis_credit, stoeck_credit, stoeck_done = led.weis_credit, led.stoeck_credit, led.stoeck_done
@@ -264,11 +307,11 @@ def _credit_step(
     claiming = t.claim_stoeck & (stoeck_seat >= 0) & ~led.stoeck_done
     claimer = jnp.where(claiming, stoeck_seat & 1, -1)
     active = claimer >= 0
-    alone = active & (led.scores[jnp.clip(claimer, 0, 1)] + stoeck >= t.target)
+    alone = active & (take(led.scores, claimer) + stoeck >= t.target)
     led = _credit(t, led, _STOECK, claimer, jnp.int32(STOECK_POINTS), mult, alone)
     for kind, team, points, valid in events:
         do = valid & ~alone
-        total = led.scores[jnp.clip(team, 0, 1)] + points * mult
+        total = take(led.scores, team) + points * mult
         together = do & active & (team == claimer) & (total < t.target)
         together = together & (t.target <= total + stoeck)
         led = _credit(t, led, _STOECK, team, jnp.int32(STOECK_POINTS), mult, together)
@@ -285,10 +328,10 @@ def choose(t: Tables, s: State, action: Array) -> State:
     shove = action == 43
     contract = jnp.clip(action - 36, 0, 6)
     forehand = (s._dealer + 1) & 3
-    pair = t.stoeck_pair[contract]
+    pair = take(t.stoeck_pair, contract)
     holds = ((s._hands & pair[None, :]) == pair[None, :]).all(1) & pair.any()
     stoeck_seat = jnp.where(holds.any(), jnp.argmax(holds), -1).astype(jnp.int32)
-    mult = t.multiplier[contract]
+    mult = take(t.multiplier, contract)
     chosen = dataclasses.replace(
         s,
         _phase=jnp.int32(PLAY),
@@ -306,6 +349,7 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
     )
     shoved = dataclasses.replace(s, _shoves=s._shoves + 1, _to_move=(s._to_move + 2) & 3)
+    shoved, chosen = jax.lax.optimization_barrier((shoved, chosen))  # see env._select
     return jax.tree.map(lambda a, b: jnp.where(shove, a, b), shoved, chosen)
 
 
@@ -323,12 +367,12 @@ def _resolve_weis(t: Tables, s: State, c: Array) -> tuple[Array, Array, Array]:
     """The seat with the best Weis (-1: none), its team and the team's points (R7.8-R7.9)."""
     forehand = (s._dealer + 1) & 3
     position = 3 - ((_SEATS - forehand) & 3)  # nearer the forehand wins a tie
-    key = s._weis_key[:, c]
+    key = jnp.where(np.arange(7) == c, s._weis_key, 0).sum(1)
     full = jnp.where(key >= 0, key * 4 + position, -1)
     winner = jnp.argmax(full).astype(jnp.int32)
-    has = full[winner] >= 0
+    has = full.max() >= 0
     team = winner & 1
-    points = s._weis_total[team] + s._weis_total[team + 2]
+    points = jnp.where((_SEATS & 1) == team, s._weis_total, 0).sum()
     return jnp.where(has, winner, -1), team, jnp.where(has, points, 0)
 
 
@@ -336,10 +380,11 @@ def play(t: Tables, s: State, card: Array) -> State:
     """Play ``card`` for the seat to move: Stöck, the trick, the Weis, the end of the hand."""
     seat = jnp.clip(s._to_move, 0, 3)
     c = jnp.clip(s._contract, 0, 6)
-    mult = t.multiplier[c]
+    r = rows(t, c)
+    mult = take(t.multiplier, c)
     card = jnp.clip(card, 0, 35)
     bit = _CARDS == card
-    hand_left = s._hands[seat] & ~bit
+    hand_left = take(s._hands, seat) & ~bit
     mover = (_SEATS == seat)[:, None]
     hands = s._hands & ~(mover & bit[None, :])
     played = s._played | (mover & bit[None, :])
@@ -347,25 +392,28 @@ def play(t: Tables, s: State, card: Array) -> State:
     pos = s._trick_len
     trick = jnp.where(_SEATS == pos, card, s._trick)
     # Stöck: scored with the second of trump King and Queen (R8.1).
-    pair = t.stoeck_pair[c]
-    stoeck = (seat == s._stoeck_seat) & pair[card] & ~(hand_left & pair).any() & ~s._stoeck_done
+    pair = take(t.stoeck_pair, c)
+    stoeck = (seat == s._stoeck_seat) & (pair & bit).any() & ~(hand_left & pair).any()
+    stoeck = stoeck & ~s._stoeck_done
     # credit_step of a Stöck event claims nothing: plain crediting.
     led = _credit(t, _ledger(s), _STOECK, seat & 1, jnp.int32(STOECK_POINTS), mult, stoeck)
     stoeck_over = led.over
     complete = (pos == 3) & ~stoeck_over
     # The trick: its winner, its points, the Weis after trick 1.
-    keys = t.win_keys[c, trick[0] // 9, trick]
+    strength = at_cards(r.strength, trick)
+    led_suit = jnp.clip(trick[0], 0, 35) // 9
+    keys = jnp.where(at_cards(r.trumps, trick) | (trick // 9 == led_suit), strength, -1)
     winner = (s._leader + jnp.argmax(keys)) & 3
     team = winner & 1
-    taken = t.points[c, trick].sum()
+    taken = at_cards(r.points, trick).sum()
     tricks_won = s._tricks_won + ((_TEAMS == team) & complete)
     completed = tricks_won.sum()
     last = completed == 9
     declaring = (s._dealer + 1) & 1
-    bonus = jnp.where(team == declaring, t.match_bonus[c], t.counter_match_bonus[c])
+    bonus = jnp.where(team == declaring, take(t.match_bonus, c), take(t.counter_match_bonus, c))
     trick_points = taken + jnp.where(last, 5, 0) + jnp.where(last & (tricks_won[team] == 9),
                                                               bonus, 0)
-    trick_event = (_TRICK, team ^ t.credit_swap[c], trick_points, complete)
+    trick_event = (_TRICK, team ^ take(t.credit_swap, c), trick_points, complete)
     first = complete & (completed == 1)
     found, weis_team, weis_points = _resolve_weis(t, s, c)
     weis_due = first & (found >= 0) & t.weis

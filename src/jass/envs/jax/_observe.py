@@ -18,11 +18,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from jass.envs import _layout as lay
-from jass.envs.jax._game import CHOOSE, PLAY, legal_cards
+from jass.envs.jax._game import CHOOSE, PLAY, legal_cards, take
 from jass.envs.jax._state import State
 from jass.envs.jax._tables import Tables
 
-__all__ = ["action_mask", "observation"]
+__all__: list[str] = []  # private: read by the environment only
 
 Array = jax.Array
 _SEATS = np.arange(4)
@@ -51,13 +51,17 @@ def _known(t: Tables, s: State) -> Array:
     shown = (winner >= 0) & ((_SEATS & 1) == (winner & 1))
     known = s._weis_cards & shown[:, None]
     stoeck = (_SEATS == s._stoeck_seat) & s._stoeck_done & (s._contract >= 0)
-    return known | (stoeck[:, None] & t.stoeck_pair[c][None, :])
+    return known | (stoeck[:, None] & take(t.stoeck_pair, c)[None, :])
 
 
 def observation(t: Tables, s: State, viewer: Array) -> Array:
     """Seat ``viewer``'s ``jass-obs-v1`` encoding of ``s`` (678 int8)."""
-    order = (viewer + _SEATS) & 3  # absolute seat of each relative seat
-    others = order[1:]
+    # perm[r, seat]: relative seat r is absolute seat; a select, not a gather (see take).
+    perm = ((viewer + _SEATS[:, None]) & 3) == _SEATS[None, :]
+
+    def relative(cards: Array) -> Array:
+        return (perm[:, :, None] & cards[None, :, :]).any(1)
+
     unplayed = ~s._played.any(0)
     trick_seats = (s._leader + _SEATS) & 3  # the seat of each trick position
     in_trick = (_SEATS < s._trick_len) & (s._leader >= 0)
@@ -67,7 +71,7 @@ def observation(t: Tables, s: State, viewer: Array) -> Array:
     known = _known(t, s) & unplayed[None, :]
     contract = s._contract
     c = jnp.clip(contract, 0, 6)
-    multiplier = jnp.where(contract >= 0, t.multiplier[c], 0)
+    multiplier = jnp.where(contract >= 0, take(t.multiplier, c), 0)
     shoves = jnp.minimum(s._shoves, 2)
     phase = s._phase
     completed = s._tricks_won.sum()
@@ -77,16 +81,19 @@ def observation(t: Tables, s: State, viewer: Array) -> Array:
     forehand = (s._dealer + 1) & 3
     played_in_trick = ((_SEATS - forehand) & 3) < s._trick_len
     declared = weis_on & (s._weis_done | played_in_trick)
-    declared_rel = declared[order]
-    weis_points = jnp.where(declared, s._weis_total, 0)[order]
+    declared_rel = (perm & declared[None, :]).any(1)
+    weis_points = jnp.where(perm, jnp.where(declared, s._weis_total, 0)[None, :], 0).sum(1)
     own = viewer & 1
-    team_order = jnp.stack([own, 1 - own])
+
+    def own_first(pair: Array) -> Array:
+        return jnp.where(own == 0, pair, pair[::-1])
+
     parts = [
-        s._hands[viewer].astype(jnp.int8),
-        s._played[order].reshape(-1).astype(jnp.int8),
-        trick[order].reshape(-1).astype(jnp.int8),
-        known[others].reshape(-1).astype(jnp.int8),
-        s._excluded[others].reshape(-1).astype(jnp.int8),
+        take(s._hands, viewer).astype(jnp.int8),
+        relative(s._played).reshape(-1).astype(jnp.int8),
+        relative(trick).reshape(-1).astype(jnp.int8),
+        relative(known)[1:].reshape(-1).astype(jnp.int8),
+        relative(s._excluded)[1:].reshape(-1).astype(jnp.int8),
         _one_hot(contract, 7),
         jnp.where(multiplier > 0, _one_hot(jnp.minimum(multiplier, 4) - 1, 4), 0).astype(jnp.int8),
         _seat(s._chooser, viewer),
@@ -100,8 +107,8 @@ def observation(t: Tables, s: State, viewer: Array) -> Array:
         _bits(weis_points, 9, lay.MAX_WEIS).reshape(-1),
         _seat(s._weis_winner, viewer),
         _seat(jnp.where(s._stoeck_done, s._stoeck_seat, -1), viewer),
-        _bits(s._points[team_order], 8, lay.MAX_HAND_POINTS).reshape(-1),
-        _bits(s._scores[team_order], 13, lay.MAX_SCORE).reshape(-1),
+        _bits(own_first(s._points), 8, lay.MAX_HAND_POINTS).reshape(-1),
+        _bits(own_first(s._scores), 13, lay.MAX_SCORE).reshape(-1),
         _bits(s._hand_number, 6, lay.MAX_HAND_NUMBER),
     ]
     return jnp.concatenate(parts)

@@ -14,8 +14,8 @@ option. The arrays are NumPy; the environment turns them into JAX constants.
 
 >>> from jass import rules
 >>> t = tables(rules.SCHIEBER)
->>> t.win_keys.shape, int(t.points[4].sum()), t.target
-((7, 4, 36), 152, 2500)
+>>> t.strength.shape, int(t.points[4].sum()), t.target
+((7, 36), 152, 2500)
 >>> int(t.seq_points[0, 0b111]), int(t.quartet_points[5])  # 6-7-8 of spades, four Jacks
 (20, 200)
 """
@@ -60,9 +60,8 @@ class Tables(NamedTuple):
     # Per contract (index 0-6).
     trump_mask: Bools  # (7, 36)
     buur_mask: Bools  # (7, 36)
-    above: Bools  # (7, 36, 36): for each card, the trumps that beat it (all cards: not a trump)
     points: Ints  # (7, 36)
-    win_keys: Ints  # (7, 4, 36)
+    strength: Ints  # (7, 36): each card's win key in a trick led in its own suit
     multiplier: Ints  # (7,)
     credit_swap: Ints  # (7,)
     match_bonus: Ints  # (7,)
@@ -213,9 +212,8 @@ def tables(ruleset: RuleSet) -> Tables:
     return Tables(
         trump_mask=np.array([bits(d.trump_mask) for d in data], np.bool_),
         buur_mask=np.array([bits(d.buur_mask) for d in data], np.bool_),
-        above=np.array([[bits(mask) for mask in d.above] for d in data], np.bool_),
         points=np.array([d.points for d in data], np.int32),
-        win_keys=np.array([d.win_keys for d in data], np.int32),
+        strength=np.array([[d.win_keys[c // 9][c] for c in range(36)] for d in data], np.int32),
         multiplier=np.array([d.multiplier for d in data], np.int32),
         credit_swap=np.array([d.credit_swap for d in data], np.int32),
         match_bonus=np.array([d.match_bonus for d in data], np.int32),

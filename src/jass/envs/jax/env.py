@@ -42,7 +42,12 @@ _TEAM_SIGN: Final = np.array([1.0, -1.0, 1.0, -1.0], np.float32)
 
 
 def _select(flag: Array, yes: State, no: State) -> State:
-    """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch)."""
+    """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch).
+
+    The barrier makes XLA compute each side once: without it, it fuses the work behind a
+    field into every use of the field, which made a step five times slower on the CPU.
+    """
+    yes, no = jax.lax.optimization_barrier((yes, no))
     return jax.tree.map(lambda a, b: jnp.where(flag, a, b), yes, no)
 
 
