@@ -1,7 +1,8 @@
 """Throughput of the JAX environment against raw_env() and the bare Game loop, in one run.
 
-Whole rollouts run inside one compiled program: ``jit`` of a ``lax.scan`` over steps of a
-``vmap``-ed batch, random legal actions, finished hands restarted by ``auto_reset``. The
+Whole rollouts run inside one compiled program: ``jit`` of a ``lax.scan`` over hands of a
+``lax.scan`` over the steps of a ``vmap``-ed batch, random legal actions (see
+:func:`rollout`). The
 same run measures :func:`jass.envs.raw_env` and the bare :class:`jass.Game` loop (random
 legal actions from NumPy / Python), and prints hands/s, steps/s and the ratios. A step is
 one action: a shove, a contract or a card. It runs unchanged on a GPU (JAX picks the
@@ -10,7 +11,7 @@ device; the table says which).
 Usage::
 
     python benchmarks/bench_jax.py                          # batches 1, 64, 1024, 8192
-    python benchmarks/bench_jax.py --batches 1 64 --steps 20000 --seconds 0.5   # a smoke run
+    python benchmarks/bench_jax.py --batches 1 64 --hands 64 --seconds 0.5   # a smoke run
 """
 
 from __future__ import annotations
@@ -27,46 +28,66 @@ import numpy as np
 
 import jass
 from jass.envs import raw_env
-from jass.envs.jax import JassEnv, State, auto_reset
+from jass.envs.jax import JassEnv, State
 
 
-def rollout(env: JassEnv, batch: int, steps: int) -> Callable[[Any], Any]:
-    """A compiled rollout: ``steps`` random legal actions in each of ``batch`` environments.
+#: The most actions a hand takes: two shoves at most, a contract, 36 cards.
+HAND_STEPS = 39
 
-    It returns the number of hands finished (episodes, for ``episode="hand"``).
+
+def random_legal(key: Any, mask: Any) -> Any:
+    """A uniformly random legal action of each mask in the batch (one random number each)."""
+    count = mask.sum(-1)
+    pick = (jax.random.uniform(key, count.shape) * count).astype(jnp.int32)
+    return jnp.argmax(jnp.cumsum(mask, -1) > pick[..., None], -1)
+
+
+def rollout(env: JassEnv, batch: int, hands: int) -> Callable[[Any], Any]:
+    """A compiled rollout: ``hands`` hands in each of ``batch`` environments, random play.
+
+    For ``episode="hand"`` an episode lasts 37 to 39 steps, so an inner ``lax.scan`` of 39
+    steps plays one hand in every environment (a finished one stands still, as the API
+    says), and the outer scan deals the next batch of hands: one ``init`` per hand rather
+    than the ``auto_reset`` of every step. It returns the number of actions taken.
     """
-    stepped = jax.vmap(auto_reset(env.step, env.init))
+    stepped = jax.vmap(env.step)
+
+    def one_hand(carry: tuple[Any, Any], _: None) -> tuple[tuple[Any, Any], None]:
+        key, actions = carry
+        key, deal = jax.random.split(key)
+        states = jax.vmap(env.init)(jax.random.split(deal, batch))
+
+        def body(inner: tuple[State, Any, Any], _: None) -> tuple[tuple[State, Any, Any], None]:
+            states, key, actions = inner
+            key, pick = jax.random.split(key)
+            live = ~states.terminated
+            states = stepped(states, random_legal(pick, states.legal_action_mask))
+            return (states, key, actions + live.sum()), None
+
+        (states, key, actions), _ = jax.lax.scan(
+            body, (states, key, actions), None, length=HAND_STEPS
+        )
+        return (key, actions), None
 
     def run(key: Any) -> Any:
-        key, init_key = jax.random.split(key)
-        states = jax.vmap(env.init)(jax.random.split(init_key, batch))
-
-        def body(carry: tuple[State, Any, Any], _: None) -> tuple[tuple[State, Any, Any], None]:
-            states, key, hands = carry
-            key, pick, reset = jax.random.split(key, 3)
-            logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
-            actions = jax.random.categorical(pick, logits)
-            states = stepped(states, actions, jax.random.split(reset, batch))
-            return (states, key, hands + states.terminated.sum()), None
-
-        (_, _, hands), _ = jax.lax.scan(body, (states, key, jnp.int32(0)), None, length=steps)
-        return hands
+        (_, actions), _ = jax.lax.scan(one_hand, (key, jnp.int32(0)), None, length=hands)
+        return actions
 
     return jax.jit(run)
 
 
-def measure_jax(ruleset: str, batch: int, steps: int) -> tuple[float, float, float]:
+def measure_jax(ruleset: str, batch: int, hands: int) -> tuple[float, float, float]:
     """(compile seconds, hands/s, steps/s) of the JAX rollout."""
     env = JassEnv(ruleset=ruleset)
-    run = rollout(env, batch, steps)
+    run = rollout(env, batch, hands)
     start = time.perf_counter()
     compiled = run.lower(jax.random.key(0)).compile()
     compile_time = time.perf_counter() - start
     jax.block_until_ready(compiled(jax.random.key(1)))  # warm
     start = time.perf_counter()
-    hands = int(compiled(jax.random.key(2)))
+    actions = int(compiled(jax.random.key(2)))
     elapsed = time.perf_counter() - start
-    return compile_time, hands / elapsed, batch * steps / elapsed
+    return compile_time, batch * hands / elapsed, actions / elapsed
 
 
 def measure_raw_env(ruleset: str, seconds: float) -> tuple[float, float]:
@@ -115,8 +136,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="SCHIEBER")
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 8192])
-    parser.add_argument("--steps", type=int, default=400_000,
-                        help="actions per measured rollout, over the whole batch")
+    parser.add_argument("--hands", type=int, default=8192,
+                        help="hands per measured rollout, over the whole batch")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="seconds of raw_env() and of the Game loop")
     args = parser.parse_args(argv)
@@ -127,8 +148,8 @@ def main(argv: list[str] | None = None) -> None:
     game_hands, game_steps = measure_game(args.ruleset, args.seconds)
     rows = [("raw_env()", "-", raw_hands, raw_steps), ("Game loop", "-", game_hands, game_steps)]
     for batch in args.batches:
-        steps = max(40, min(20_000, args.steps // batch))
-        compile_time, hands, per_step = measure_jax(args.ruleset, batch, steps)
+        per_batch = max(1, min(512, args.hands // batch))
+        compile_time, hands, per_step = measure_jax(args.ruleset, batch, per_batch)
         rows.append((f"JAX batch {batch}", f"{compile_time:.1f}", hands, per_step))
     print(f"{'':>16} {'compile s':>10} {'hands/s':>12} {'steps/s':>12} {'x raw_env':>10}")
     for name, compile_text, hands, per_step in rows:
