@@ -29,9 +29,10 @@ package raises :class:`~jass.errors.MissingDependencyError` naming the extra.
 
 >>> import jax
 >>> env = JassEnv(ruleset="SCHIEBER", episode="hand")
->>> states = jax.vmap(env.init)(jax.random.split(jax.random.key(0), 8))
->>> states.observation.shape, states.legal_action_mask.shape
-((8, 678), (8, 48))
+>>> keys = jax.random.split(jax.random.key(0), 8)
+>>> states = jax.eval_shape(jax.vmap(env.init), keys)  # the shapes, without running it
+>>> states.observation.shape, states.legal_action_mask.shape, states.rewards.shape
+((8, 678), (8, 48), (8, 4))
 """
 
 from __future__ import annotations

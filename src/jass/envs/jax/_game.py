@@ -20,9 +20,9 @@ The move-for-move test (``tests/test_jax_env.py``) replays engine games through 
 >>> from jass.envs.jax._tables import tables
 >>> from jass.envs.jax._weis import device
 >>> t = device(tables(rules.SCHIEBER))
->>> s = start_game(t, jax.random.key(1), _no_deals(), None)
->>> int(s._phase), int(s._trick_len)
-(1, 0)
+>>> s = jax.jit(lambda key: start_game(t, key, _no_deals(), None))(jax.random.key(1))
+>>> int(s._phase), int(s._hands.sum()), int(s._trick_len)
+(1, 36, 0)
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ def check_supported(ruleset: RuleSet) -> None:
     >>> check_supported(rules.TRADITIONAL)
     Traceback (most recent call last):
     ...
-    jass.errors.InvalidInputError: the JAX environment does not support RuleSet option 'first_hand_rule' = MARKER_CARD (...)
+    jass.errors.InvalidInputError: the JAX environment does not support RuleSet option 'first_hand_rule' = MARKER_CARD ...
     """
     refused: list[tuple[str, object, str]] = []
     if ruleset.first_hand_rule is FirstHandRule.MARKER_CARD:
@@ -125,7 +125,7 @@ def pack_neutral(key: tuple[int, ...]) -> int:
 
     >>> from jass import CardSet, find_weis, rules
     >>> pack_neutral(_neutral_key(find_weis(CardSet.parse("6S 7S 8S"))[0], rules.SCHIEBER))
-    1315833
+    130677
     """
     points, *middle, height, minus_top = key
     quartet, length = (0, *middle) if len(middle) == 1 else middle
@@ -138,7 +138,7 @@ def pack_key(key: tuple[int, ...]) -> int:
     >>> from jass import CardSet, Contract, Seat, find_weis, weis_key
     >>> w = find_weis(CardSet.parse("6S 7S 8S"))[0]
     >>> pack_key(weis_key(w, Seat(0), Contract.UNDENUFE, Seat(0))[:-1])
-    24904
+    13714
     """
     points, *middle, height, trump = key
     quartet, length = (0, *middle) if len(middle) == 1 else middle

@@ -15,7 +15,8 @@ quartets that scores most, runs split only by quartets, as
 >>> from jass.envs.jax._tables import tables
 >>> hand = CardSet.parse("6S 7S 8S 9S JH JD JC JS AC")
 >>> bits = jnp.array([bool(int(hand) >> c & 1) for c in range(36)])
->>> total, cards, key = hand_weis(device(tables(rules.SCHIEBER)), bits)
+>>> t = device(tables(rules.SCHIEBER))
+>>> total, cards, key = jax.jit(lambda h: hand_weis(t, h))(bits)
 >>> int(total), int(cards.sum())
 (250, 8)
 """
