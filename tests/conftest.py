@@ -25,6 +25,11 @@ settings.register_profile("ci", settings.get_profile("jass"), derandomize=True, 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "jass"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``slow`` marker: the heavier variants of a test (``-m 'not slow'``)."""
+    config.addinivalue_line("markers", "slow: a heavier variant of a test; deselect with -m 'not slow'")
+
+
 def _jasskit_unavailable(exc: kitenv.KitEnvError) -> NoReturn:
     """Skip, or fail when CI sets ``JASS_REQUIRE_JASSKIT=1``."""
     reason = f"no jass-kit {kitenv.KIT_VERSION} environment at {kitenv.venv_dir()}: {exc}"
