@@ -30,7 +30,6 @@ import jass
 from jass.envs import raw_env
 from jass.envs.jax import JassEnv, State
 
-
 #: The most actions a hand takes: two shoves at most, a contract, 36 cards.
 HAND_STEPS = 39
 
@@ -43,7 +42,7 @@ def random_legal(key: Any, mask: Any) -> Any:
 
 
 def rollout(env: JassEnv, batch: int, hands: int) -> Callable[[Any], Any]:
-    """A compiled rollout: ``hands`` hands in each of ``batch`` environments, random play.
+    """A rollout to compile: ``hands`` hands in each of ``batch`` environments, random play.
 
     For ``episode="hand"`` an episode lasts 37 to 39 steps, so an inner ``lax.scan`` of 39
     steps plays one hand in every environment (a finished one stands still, as the API
@@ -73,7 +72,7 @@ def rollout(env: JassEnv, batch: int, hands: int) -> Callable[[Any], Any]:
         (_, actions), _ = jax.lax.scan(one_hand, (key, jnp.int32(0)), None, length=hands)
         return actions
 
-    return jax.jit(run)
+    return run
 
 
 def measure_jax(ruleset: str, batch: int, hands: int) -> tuple[float, float, float]:
@@ -81,9 +80,9 @@ def measure_jax(ruleset: str, batch: int, hands: int) -> tuple[float, float, flo
     env = JassEnv(ruleset=ruleset)
     run = rollout(env, batch, hands)
     start = time.perf_counter()
-    compiled = run.lower(jax.random.key(0)).compile()
+    compiled = jax.jit(run).lower(jax.random.key(0)).compile()
     compile_time = time.perf_counter() - start
-    jax.block_until_ready(compiled(jax.random.key(1)))  # warm
+    int(compiled(jax.random.key(1)))  # warm
     start = time.perf_counter()
     actions = int(compiled(jax.random.key(2)))
     elapsed = time.perf_counter() - start
@@ -98,7 +97,7 @@ def measure_raw_env(ruleset: str, seconds: float) -> tuple[float, float]:
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         env.reset(seed=hands)
-        for agent in env.agent_iter():
+        for _ in env.agent_iter():
             obs, _, terminated, _, _ = env.last()
             if terminated:
                 env.step(None)
@@ -136,14 +135,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="SCHIEBER")
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 8192])
-    parser.add_argument("--hands", type=int, default=8192,
-                        help="hands per measured rollout, over the whole batch")
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="seconds of raw_env() and of the Game loop")
+    parser.add_argument(
+        "--hands", type=int, default=8192, help="hands per measured rollout, over the whole batch"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="seconds of raw_env() and of the Game loop"
+    )
     args = parser.parse_args(argv)
     device = jax.devices()[0]
-    print(f"jass {jass.__version__}, JAX {jax.__version__} on {device.platform} "
-          f"({device.device_kind}), rule set {args.ruleset}, random legal actions")
+    print(
+        f"jass {jass.__version__}, JAX {jax.__version__} on {device.platform} "
+        f"({device.device_kind}), rule set {args.ruleset}, random legal actions"
+    )
     raw_hands, raw_steps = measure_raw_env(args.ruleset, args.seconds)
     game_hands, game_steps = measure_game(args.ruleset, args.seconds)
     rows = [("raw_env()", "-", raw_hands, raw_steps), ("Game loop", "-", game_hands, game_steps)]
@@ -153,8 +156,10 @@ def main(argv: list[str] | None = None) -> None:
         rows.append((f"JAX batch {batch}", f"{compile_time:.1f}", hands, per_step))
     print(f"{'':>16} {'compile s':>10} {'hands/s':>12} {'steps/s':>12} {'x raw_env':>10}")
     for name, compile_text, hands, per_step in rows:
-        print(f"{name:>16} {compile_text:>10} {hands:>12,.0f} {per_step:>12,.0f} "
-              f"{hands / raw_hands:>10.1f}")
+        print(
+            f"{name:>16} {compile_text:>10} {hands:>12,.0f} {per_step:>12,.0f} "
+            f"{hands / raw_hands:>10.1f}"
+        )
 
 
 if __name__ == "__main__":

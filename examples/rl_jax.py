@@ -71,8 +71,13 @@ def play_hands(env: JassEnv, params: Params, key: Any, batch: int, random_team: 
         logits = jnp.where(use_random[:, None], uniform, logits)
         actions = jax.random.categorical(pick, logits)
         live = ~states.terminated
-        record = (states.observation, states.legal_action_mask, actions,
-                  states.current_player, live)
+        record = (
+            states.observation,
+            states.legal_action_mask,
+            actions,
+            states.current_player,
+            live,
+        )
         states = jax.vmap(env.step)(states, actions)
         return (states, key), (record, states.rewards)
 
@@ -171,8 +176,11 @@ def main(argv: list[str] | None = None) -> None:
         if iteration % args.every == 0 or iteration == args.iterations:
             versus_random = float(measure(params, eval_key))
             versus_rule = against_rulebot(params, args.rule_hands, args.ruleset, 10_000)
-            print(f"{iteration:>9} {iteration * args.batch:>8} {versus_random:>10.1f} "
-                  f"{versus_rule:>11.1f} {time.perf_counter() - start:>8.1f}", flush=True)
+            print(
+                f"{iteration:>9} {iteration * args.batch:>8} {versus_random:>10.1f} "
+                f"{versus_rule:>11.1f} {time.perf_counter() - start:>8.1f}",
+                flush=True,
+            )
         if iteration < args.iterations:
             key, step_key = jax.random.split(key)
             params, moments = train_step(params, moments, step_key, jnp.float32(iteration + 1))

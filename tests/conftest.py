@@ -27,7 +27,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "jass"))
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register the ``slow`` marker: the heavier variants of a test (``-m 'not slow'``)."""
-    config.addinivalue_line("markers", "slow: a heavier variant of a test; deselect with -m 'not slow'")
+    config.addinivalue_line(
+        "markers", "slow: a heavier variant of a test; deselect with -m 'not slow'"
+    )
 
 
 def _jasskit_unavailable(exc: kitenv.KitEnvError) -> NoReturn:

@@ -126,7 +126,8 @@ def play_engine(
     def observe(seat: int) -> I8:
         if encoder is None:
             return encode(game.view(seat))
-        return encoder.observation(seat).copy()
+        seen: I8 = encoder.observation(seat).copy()
+        return seen
 
     assert game.to_move is not None
     players, masks, observations = [int(game.to_move)], [_mask(game)], [observe(game.to_move)]
@@ -232,8 +233,13 @@ def replay(t: Tables, episodes: list[Episode], game: bool) -> list[str]:
             dealers[i] = e.dealer
             actions[i, : len(e.actions)] = e.actions
         states = INIT(t, deals, dealers)
-        outs: list[list[Any]] = [[states.current_player[:, None]], [states.legal_action_mask[:, None]],
-                                 [states.observation[:, None]], [], []]
+        outs: list[list[Any]] = [
+            [states.current_player[:, None]],
+            [states.legal_action_mask[:, None]],
+            [states.observation[:, None]],
+            [],
+            [],
+        ]
         for k in range(chunks):
             states, out = RUN_CHUNK(t, flag, states, actions[:, k * CHUNK : (k + 1) * CHUNK])
             for store, part in zip(outs, out, strict=False):

@@ -13,11 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import pytest
-
-pytest.importorskip("jax")
-
 import numpy as np
+import pytest
 
 from jass import rules
 from tests import jax_replay as jr
@@ -50,8 +47,10 @@ def test_hands_move_for_move(name: str) -> None:
     seeds = range(PRESETS.index(name) * HANDS, (PRESETS.index(name) + 1) * HANDS)
     episodes = jr.engine_episodes(ruleset, seeds, "hand", counts)
     problems = jr.replay(jr.traced_tables(ruleset), episodes, game=False)
-    print(f"\n{name}: {HANDS} hands, {sum(len(e.actions) for e in episodes)} steps, "
-          f"{len(problems)} disagreements; {dict(sorted(counts.items()))}")
+    print(
+        f"\n{name}: {HANDS} hands, {sum(len(e.actions) for e in episodes)} steps, "
+        f"{len(problems)} disagreements; {dict(sorted(counts.items()))}"
+    )
     assert problems == []
     assert counts["hands"] == HANDS
     for case, least in MINIMUM.items():
@@ -71,8 +70,10 @@ def test_games_move_for_move() -> None:
         counts: Counter[str] = Counter()
         episodes = jr.engine_episodes(ruleset, range(10**6, 10**6 + number), "game", counts)
         problems = jr.replay(jr.traced_tables(ruleset), episodes, game=True)
-        print(f"\n{name}: {number} games, {counts['hands']} hands, {len(problems)} "
-              f"disagreements; {dict(sorted(counts.items()))}")
+        print(
+            f"\n{name}: {number} games, {counts['hands']} hands, {len(problems)} "
+            f"disagreements; {dict(sorted(counts.items()))}"
+        )
         assert problems == []
         total += counts
         games += len(episodes)
@@ -81,6 +82,36 @@ def test_games_move_for_move() -> None:
     assert games == 200
     assert total["games ending mid-hand"] >= 50
     assert total["Stöck"] >= 50
+
+
+# Variants of the presets the environment also plays: 250 hands each.
+VARIANTS = {
+    "Misère, shove back, strict undertrump": rules.SCHIEBER.evolve(
+        contracts=rules.TRADITIONAL.contracts,
+        allow_shove_back=True,
+        undertrump_only_trumps="ONLY_IF_NO_HIGHER",
+    ),
+    "small Weis, quartets first, old Undenufe": rules.SCHIEBER_1000.evolve(
+        small_weis=True,
+        small_weis_split_long_runs=True,
+        weis_tie_sequence_vs_quartet="QUARTET_FIRST",
+        undenufe_reverse_weis=False,
+        old_undenufe=True,
+        counter_match="DOUBLE_MATCH",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variants_move_for_move(name: str) -> None:
+    ruleset = VARIANTS[name]
+    counts: Counter[str] = Counter()
+    episodes = jr.engine_episodes(ruleset, range(5000, 5000 + jr.BATCH), "hand", counts)
+    assert jr.replay(jr.traced_tables(ruleset), episodes, game=False) == []
+    named = jr.contracts_named(episodes)
+    assert {c for c in range(7) if named[c]} == {c.index for c in ruleset.contracts}
+    if ruleset.allow_shove_back:
+        assert any(e.actions[:2] == [43, 43] for e in episodes)
 
 
 def _mutant(t: Any, **changes: Any) -> Any:

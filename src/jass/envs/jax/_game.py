@@ -28,13 +28,13 @@ The move-for-move test (``tests/test_jax_env.py``) replays engine games through 
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jass.envs.jax._state import State
+from jass.envs.jax._state import State, select
 from jass.envs.jax._tables import Tables
 from jass.envs.jax._weis import hand_weis
 
@@ -50,7 +50,7 @@ _SEATS = np.arange(4)
 _TEAMS = np.arange(2)
 
 
-def take(table: Array, index: Array) -> Array:
+def take(table: Any, index: Any) -> Array:
     """``table[index]`` along the first axis, as a one-hot select.
 
     Under ``vmap`` a gather with a batched index is slow on the CPU; a select and a sum
@@ -59,16 +59,20 @@ def take(table: Array, index: Array) -> Array:
     size = table.shape[0]
     hot = (np.arange(size) == index).reshape((size,) + (1,) * (table.ndim - 1))
     if table.dtype == jnp.bool_:
-        return (table & hot).any(0)
-    return jnp.where(hot, table, 0).sum(0).astype(table.dtype)
+        picked: Array = (table & hot).any(0)
+    else:
+        picked = jnp.where(hot, table, 0).sum(0).astype(table.dtype)
+    return picked
 
 
-def at_cards(values: Array, cards: Array) -> Array:
+def at_cards(values: Any, cards: Any) -> Array:
     """``values[cards]`` for a (36,) vector and a few cards (-1: 0), as a one-hot sum."""
     hot = cards[:, None] == _CARDS[None, :]
     if values.dtype == jnp.bool_:
-        return (hot & values[None, :]).any(1)
-    return jnp.where(hot, values[None, :], 0).sum(1).astype(values.dtype)
+        picked: Array = (hot & values[None, :]).any(1)
+    else:
+        picked = jnp.where(hot, values[None, :], 0).sum(1).astype(values.dtype)
+    return picked
 
 
 class Rows(NamedTuple):
@@ -83,8 +87,7 @@ class Rows(NamedTuple):
 def rows(t: Tables, contract: Array) -> Rows:
     """The rows of contract ``contract`` (-1 reads as 0; it is read only in the play)."""
     c = jnp.clip(contract, 0, 6)
-    return Rows(take(t.trump_mask, c), take(t.buur_mask, c), take(t.points, c),
-                take(t.strength, c))
+    return Rows(take(t.trump_mask, c), take(t.buur_mask, c), take(t.points, c), take(t.strength, c))
 
 
 def above(r: Rows, cards: Array) -> Array:
@@ -95,7 +98,7 @@ def above(r: Rows, cards: Array) -> Array:
     strength = at_cards(r.strength, cards)
     trump = at_cards(r.trumps, cards)
     beats = r.trumps[None, :] & (r.strength[None, :] > strength[:, None])
-    return jnp.where(trump[:, None], beats, True)
+    return beats | ~trump[:, None]
 
 
 def _no_deals() -> Array:
@@ -143,11 +146,11 @@ def _hand_fields(t: Tables, hands: Array) -> dict[str, Array]:
         "_weis_total": total.astype(jnp.int32),
         "_weis_cards": cards,
         "_weis_key": key.astype(jnp.int32),
-        "_weis_done": jnp.bool_(False),
+        "_weis_done": jnp.zeros((), bool),
         "_weis_winner": jnp.int32(-1),
         "_weis_credit": zero2,
         "_stoeck_seat": jnp.int32(-1),
-        "_stoeck_done": jnp.bool_(False),
+        "_stoeck_done": jnp.zeros((), bool),
         "_stoeck_credit": zero2,
     }
 
@@ -170,8 +173,8 @@ def start_game(t: Tables, key: Array, deals: Array, dealer: Array | None) -> Sta
         observation=jnp.zeros(678, jnp.int8),
         legal_action_mask=jnp.zeros(48, bool),
         rewards=jnp.zeros(4, jnp.float32),
-        terminated=jnp.bool_(False),
-        truncated=jnp.bool_(False),
+        terminated=jnp.zeros((), bool),
+        truncated=jnp.zeros((), bool),
         _to_move=(dealer + 1) & 3,
         _dealer=dealer,
         _hand_number=number,
@@ -209,13 +212,13 @@ def legal_cards(t: Tables, s: State) -> Array:
     r = rows(t, s._contract)
     pos = s._trick_len
     lead = jnp.clip(s._trick[0], 0, 35)
-    led_mask = _SUIT_OF == lead // 9
+    led_mask = lead // 9 == _SUIT_OF
     follow = led_mask & hand
     trumps = r.trumps
     held = trumps & hand
     buur = r.buur
-    in_trick = _SEATS < pos
-    over = held & jnp.where(in_trick[:, None], above(r, s._trick), True).all(0)  # R5.3c
+    in_trick = pos > _SEATS
+    over = held & (above(r, s._trick) | ~in_trick[:, None]).all(0)  # R5.3c
     no_trumps = jnp.where(follow.any(), follow, hand)  # R5.2
     trump_led = jnp.where((held & ~buur).any(), held, hand)  # R5.4: the lone Buur
     only_trumps = jnp.where(t.strict_undertrump & over.any(), over, hand)  # R5.3d/e
@@ -224,8 +227,9 @@ def legal_cards(t: Tables, s: State) -> Array:
         follow | over,  # R5.3a
         jnp.where((held == hand).all(), only_trumps, (~trumps & hand) | over),  # R5.3b
     )
-    played_to = jnp.where(~trumps.any(), no_trumps, jnp.where((led_mask & trumps).any(),
-                                                              trump_led, plain))
+    played_to = jnp.where(
+        ~trumps.any(), no_trumps, jnp.where((led_mask & trumps).any(), trump_led, plain)
+    )
     return jnp.where(pos == 0, hand, played_to)  # R5.1
 
 
@@ -234,12 +238,12 @@ def _excluded_by(t: Tables, s: State, card: Array) -> Array:
     r = rows(t, s._contract)
     pos = s._trick_len
     trumps = r.trumps
-    led_mask = _SUIT_OF == jnp.clip(s._trick[0], 0, 35) // 9
+    led_mask = jnp.clip(s._trick[0], 0, 35) // 9 == _SUIT_OF
     led_trump = (led_mask & trumps).any()
-    bit = _CARDS == card
+    bit = card == _CARDS
     # The trumps that beat every trump played after the lead so far.
-    use = (_SEATS >= 1) & (_SEATS < pos) & at_cards(trumps, s._trick)
-    top = jnp.where(use[:, None], above(r, s._trick), True).all(0)
+    use = (_SEATS >= 1) & (pos > _SEATS) & at_cards(trumps, s._trick)
+    top = (above(r, s._trick) | ~use[:, None]).all(0)
     off_suit = (pos > 0) & ~(led_mask & bit).any()
     card_trump = (trumps & bit).any()
     # Neither followed nor trumped: no card of the led suit (on a trump lead, bar the Buur).
@@ -248,7 +252,7 @@ def _excluded_by(t: Tables, s: State, card: Array) -> Array:
     # Undertrumped on a plain lead: the hand held trumps only (and none above, if strict).
     under = off_suit & card_trump & ~led_trump & use.any() & ~(top & bit).any()
     news_under = ~trumps | (top & t.strict_undertrump)
-    return jnp.where(renounce, news_renounce, jnp.where(under, news_under, False))
+    return jnp.where(renounce, news_renounce, news_under & under)
 
 
 # --- crediting in the ausmach order -----------------------------------------------------------
@@ -265,7 +269,7 @@ class Ledger(NamedTuple):
 
 
 def _ledger(s: State) -> Ledger:
-    return Ledger(s._scores, s._weis_credit, s._stoeck_credit, s._stoeck_done, jnp.bool_(False))
+    return Ledger(s._scores, s._weis_credit, s._stoeck_credit, s._stoeck_done, jnp.zeros((), bool))
 
 
 def _credit(
@@ -276,7 +280,7 @@ def _credit(
     team = jnp.clip(team, 0, 1)
     amount = points * mult
     before = take(led.scores, team)
-    to_team = (_TEAMS == team) & do  # one-hot updates: no scatter under vmap
+    to_team = (team == _TEAMS) & do  # one-hot updates: no scatter under vmap
     scores = led.scores + jnp.where(to_team, amount, 0)
     weis_credit, stoeck_credit, stoeck_done = led.weis_credit, led.stoeck_credit, led.stoeck_done
     if kind == _WEIS:
@@ -349,8 +353,7 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
     )
     shoved = dataclasses.replace(s, _shoves=s._shoves + 1, _to_move=(s._to_move + 2) & 3)
-    shoved, chosen = jax.lax.optimization_barrier((shoved, chosen))  # see env._select
-    return jax.tree.map(lambda a, b: jnp.where(shove, a, b), shoved, chosen)
+    return select(shove, shoved, chosen)
 
 
 def _apply_ledger(s: State, led: Ledger) -> State:
@@ -363,7 +366,7 @@ def _apply_ledger(s: State, led: Ledger) -> State:
     )
 
 
-def _resolve_weis(t: Tables, s: State, c: Array) -> tuple[Array, Array, Array]:
+def _resolve_weis(s: State, c: Array) -> tuple[Array, Array, Array]:
     """The seat with the best Weis (-1: none), its team and the team's points (R7.8-R7.9)."""
     forehand = (s._dealer + 1) & 3
     position = 3 - ((_SEATS - forehand) & 3)  # nearer the forehand wins a tie
@@ -372,7 +375,7 @@ def _resolve_weis(t: Tables, s: State, c: Array) -> tuple[Array, Array, Array]:
     winner = jnp.argmax(full).astype(jnp.int32)
     has = full.max() >= 0
     team = winner & 1
-    points = jnp.where((_SEATS & 1) == team, s._weis_total, 0).sum()
+    points = jnp.where(team == (_SEATS & 1), s._weis_total, 0).sum()
     return jnp.where(has, winner, -1), team, jnp.where(has, points, 0)
 
 
@@ -383,14 +386,14 @@ def play(t: Tables, s: State, card: Array) -> State:
     r = rows(t, c)
     mult = take(t.multiplier, c)
     card = jnp.clip(card, 0, 35)
-    bit = _CARDS == card
+    bit = card == _CARDS
     hand_left = take(s._hands, seat) & ~bit
-    mover = (_SEATS == seat)[:, None]
+    mover = (seat == _SEATS)[:, None]
     hands = s._hands & ~(mover & bit[None, :])
     played = s._played | (mover & bit[None, :])
     excluded = s._excluded | (mover & _excluded_by(t, s, card)[None, :])
     pos = s._trick_len
-    trick = jnp.where(_SEATS == pos, card, s._trick)
+    trick = jnp.where(pos == _SEATS, card, s._trick)
     # Stöck: scored with the second of trump King and Queen (R8.1).
     pair = take(t.stoeck_pair, c)
     stoeck = (seat == s._stoeck_seat) & (pair & bit).any() & ~(hand_left & pair).any()
@@ -406,31 +409,32 @@ def play(t: Tables, s: State, card: Array) -> State:
     winner = (s._leader + jnp.argmax(keys)) & 3
     team = winner & 1
     taken = at_cards(r.points, trick).sum()
-    tricks_won = s._tricks_won + ((_TEAMS == team) & complete)
+    tricks_won = s._tricks_won + ((team == _TEAMS) & complete)
     completed = tricks_won.sum()
     last = completed == 9
     declaring = (s._dealer + 1) & 1
     bonus = jnp.where(team == declaring, take(t.match_bonus, c), take(t.counter_match_bonus, c))
-    trick_points = taken + jnp.where(last, 5, 0) + jnp.where(last & (tricks_won[team] == 9),
-                                                              bonus, 0)
+    trick_points = (
+        taken + jnp.where(last, 5, 0) + jnp.where(last & (tricks_won[team] == 9), bonus, 0)
+    )
     trick_event = (_TRICK, team ^ take(t.credit_swap, c), trick_points, complete)
     first = complete & (completed == 1)
-    found, weis_team, weis_points = _resolve_weis(t, s, c)
+    found, weis_team, weis_points = _resolve_weis(s, c)
     weis_due = first & (found >= 0) & t.weis
     # The ausmach order Stöck, Weis, Stich (the only one the tables accept).
     events = [(_WEIS, weis_team, weis_points, weis_due), trick_event]
     weis_winner = jnp.where(first & t.weis, found, s._weis_winner)
     led = _credit_step(t, led, events, mult, s._stoeck_seat)
     over = led.over
-    points = s._points + jnp.where((_TEAMS == team) & complete, taken + jnp.where(last, 5, 0), 0)
+    points = s._points + jnp.where((team == _TEAMS) & complete, taken + jnp.where(last, 5, 0), 0)
     # The end of the hand: a game of fixed length, or END_OF_HAND (end_after_hand).
     hand_done = complete & last & ~over
     scores = led.scores
     past = t.end_of_hand & (scores.max() >= t.target) & (scores[0] != scores[1])
     ends = jnp.where(t.hands > 0, s._hand_number + 1 >= t.hands, past)
-    phase = jnp.where(
-        over | (hand_done & ends), OVER, jnp.where(hand_done, DEAL, PLAY)
-    ).astype(jnp.int32)
+    phase = jnp.where(over | (hand_done & ends), OVER, jnp.where(hand_done, DEAL, PLAY)).astype(
+        jnp.int32
+    )
     in_play = phase == PLAY
     to_move = jnp.where(in_play, jnp.where(complete, winner, (seat + 1) & 3), -1)
     leader = jnp.where(complete, jnp.where(hand_done, -1, winner), s._leader)

@@ -36,7 +36,8 @@ def _bits(value: Array, width: int, clip: int) -> Array:
 
 def _one_hot(index: Array, size: int) -> Array:
     """A one-hot of ``size``, all zeros for a negative ``index``."""
-    return (np.arange(size) == index).astype(jnp.int8)
+    hot: Array = (np.arange(size) == index).astype(jnp.int8)
+    return hot
 
 
 def _seat(seat: Array, viewer: Array) -> Array:
@@ -48,9 +49,9 @@ def _known(t: Tables, s: State) -> Array:
     """The cards each seat is known to hold, played or not (``_layout.known_base``)."""
     c = jnp.clip(s._contract, 0, 6)
     winner = s._weis_winner
-    shown = (winner >= 0) & ((_SEATS & 1) == (winner & 1))
+    shown = (winner >= 0) & ((winner & 1) == (_SEATS & 1))
     known = s._weis_cards & shown[:, None]
-    stoeck = (_SEATS == s._stoeck_seat) & s._stoeck_done & (s._contract >= 0)
+    stoeck = (s._stoeck_seat == _SEATS) & s._stoeck_done & (s._contract >= 0)
     return known | (stoeck[:, None] & take(t.stoeck_pair, c)[None, :])
 
 
@@ -64,7 +65,7 @@ def observation(t: Tables, s: State, viewer: Array) -> Array:
 
     unplayed = ~s._played.any(0)
     trick_seats = (s._leader + _SEATS) & 3  # the seat of each trick position
-    in_trick = (_SEATS < s._trick_len) & (s._leader >= 0)
+    in_trick = (s._trick_len > _SEATS) & (s._leader >= 0)
     by_seat = trick_seats[:, None] == _SEATS[None, :]  # (position, seat)
     by_card = s._trick[:, None] == np.arange(36)[None, :]  # (position, card)
     trick = (by_seat[:, :, None] & by_card[:, None, :] & in_trick[:, None, None]).any(0)
@@ -118,8 +119,6 @@ def action_mask(t: Tables, s: State) -> Array:
     """The legal action numbers of the seat to move (48 bools); none outside a choice."""
     choosing = s._phase == CHOOSE
     shove = (s._shoves == 0) | ((s._shoves == 1) & t.shove_back)
-    choice = jnp.concatenate(
-        [jnp.zeros(36, bool), t.allowed, shove[None], jnp.zeros(4, bool)]
-    )
+    choice = jnp.concatenate([jnp.zeros(36, bool), t.allowed, shove[None], jnp.zeros(4, bool)])
     cards = jnp.concatenate([legal_cards(t, s), jnp.zeros(12, bool)])
-    return jnp.where(choosing, choice, jnp.where(s._phase == PLAY, cards, False))
+    return jnp.where(choosing, choice, cards & (s._phase == PLAY))

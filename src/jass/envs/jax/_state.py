@@ -15,6 +15,7 @@ import dataclasses
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 
 __all__ = ["State"]
 
@@ -91,3 +92,14 @@ def _unflatten(_: None, children: Any) -> State:
 
 
 jax.tree_util.register_pytree_node(State, _flatten, _unflatten)
+
+
+def select(flag: Array, yes: State, no: State) -> State:
+    """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch).
+
+    The barrier makes XLA compute each side once: without it, it fuses the work behind a
+    field into every use of the field, which made a step five times slower on the CPU.
+    """
+    yes, no = jax.lax.optimization_barrier((yes, no))  # type: ignore[no-untyped-call]
+    picked: State = jax.tree.map(lambda a, b: jnp.where(flag, a, b), yes, no)
+    return picked

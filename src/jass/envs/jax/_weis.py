@@ -62,10 +62,10 @@ def hand_weis(t: Tables, hand: Array) -> tuple[Array, Array, Array]:
     held = ((common >> _RANKS) & 1).astype(bool) & (t.quartet_points > 0)
     # Without Kreuzweis: the quartets, lowest rank first, numbered as _best_disjoint does.
     first = jnp.argmax(held)
-    later = held & (_RANKS > first)
+    later = held & (first < _RANKS)
     second = jnp.argmax(later)
-    pick_first = (_RANKS == first) & held[first]
-    pick_second = (_RANKS == second) & later[second]
+    pick_first = (first == _RANKS) & held[first]
+    pick_second = (second == _RANKS) & later[second]
     choices = jnp.stack([jnp.zeros(9, bool), pick_first, pick_second, pick_first | pick_second])
     removed = (choices * _RANK_BITS).sum(-1).astype(jnp.int32)
     rest = patterns[None, :] & ~removed[:, None]  # (4 choices, 4 suits)
