@@ -4,7 +4,7 @@ The engine side plays episodes as :func:`jass.envs.raw_env` does (``weis="auto"`
 off, rewards ``"score"``) with random legal actions from fixed seeds, and records at every
 step the seat to act, the action mask and that seat's observation, the rewards, and at the
 end the card points, Weis and Stöck. The observations come from
-:func:`jass.envs.encode` of the seat's view for one episode in four and from the
+:func:`jass.envs.encode` of the seat's view for one episode in eight and from the
 incremental :class:`jass.envs.Encoder` (tested equal to it in ``tests/test_encoding.py``)
 for the others, which is faster.
 
@@ -180,12 +180,12 @@ def play_engine(
 def engine_episodes(
     ruleset: RuleSet, seeds: range, episode: str, counts: Counter[str]
 ) -> list[Episode]:
-    """Engine episodes from ``seeds``; one in four observed through ``encode(view)``."""
+    """Engine episodes from ``seeds``; one in eight observed through ``encode(view)``."""
     ruleset = ruleset_for(ruleset, "auto")
     encoder: Encoder | None = None
     episodes = []
     for seed in seeds:
-        use_view = seed % 4 == 0
+        use_view = seed % 8 == 0
         if encoder is None and not use_view:
             encoder = Encoder(Game.new(ruleset, seed=seed).deal())
         episodes.append(play_engine(ruleset, seed, episode, counts, None if use_view else encoder))

@@ -97,9 +97,16 @@ jax.tree_util.register_pytree_node(State, _flatten, _unflatten)
 def select(flag: Array, yes: State, no: State) -> State:
     """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch).
 
-    The barrier makes XLA compute each side once: without it, it fuses the work behind a
-    field into every use of the field, which made a step five times slower on the CPU.
+    A field that is the same value on both sides (one traced array) is kept as it is. The
+    others pass an optimization barrier first, which makes XLA compute each side once:
+    without it, it fuses the work behind a field into every use of the field, which made a
+    step five times slower on the CPU.
     """
-    yes, no = jax.lax.optimization_barrier((yes, no))  # type: ignore[no-untyped-call]
-    picked: State = jax.tree.map(lambda a, b: jnp.where(flag, a, b), yes, no)
-    return picked
+    fields = {}
+    for name in _FIELDS:
+        a, b = getattr(yes, name), getattr(no, name)
+        if a is not b:
+            fields[name] = (a, b)
+    fields = jax.lax.optimization_barrier(fields)  # type: ignore[no-untyped-call]
+    picked = {name: jnp.where(flag, a, b) for name, (a, b) in fields.items()}
+    return dataclasses.replace(yes, **picked)

@@ -138,7 +138,7 @@ class JassEnv:
         >>> s.rewards.shape, s.terminated.dtype.name
         ((4,), 'bool')
         """
-        game = jnp.bool_(self.episode == "game")
+        game = self.episode == "game"  # a Python bool: the other kind is not compiled
         return step(self._device(), state, action, game, jnp.float32(self.illegal_reward))
 
     def _device(self) -> Tables:
@@ -153,34 +153,41 @@ def start(t: Tables, key: Array, deals: Array, dealer: Array | None) -> State:
     return _public(t, start_game(t, key, deals, dealer), None, jnp.zeros((), bool))
 
 
-def step(t: Tables, state: State, action: Any, game: Array, illegal_reward: Array) -> State:
-    """:meth:`JassEnv.step` under tables ``t``; ``game`` is ``episode == "game"``."""
+def step(t: Tables, state: State, action: Any, game: Any, illegal_reward: Any) -> State:
+    """:meth:`JassEnv.step` under tables ``t``; ``game`` is ``episode == "game"``.
+
+    ``game`` may be a Python bool (then only that kind of episode is compiled) or a traced
+    bool (both are, as the tests do, to share one compiled program).
+    """
     action = jnp.asarray(action, jnp.int32)
     index = jnp.clip(action, 0, NUM_ACTIONS - 1)
     legal = state.legal_action_mask[index] & (action == index)
     finished = state.terminated | state.truncated
     moved = _move(t, state, index, game)
     penalty = jnp.where(np.arange(4) == state.current_player, illegal_reward, 0.0)
-    refused = dataclasses.replace(
+    # A finished state stays as it is, with zero rewards; an illegal action ends it.
+    kept = dataclasses.replace(
         state,
-        rewards=penalty.astype(jnp.float32),
+        rewards=jnp.where(finished, 0.0, penalty).astype(jnp.float32),
         terminated=jnp.ones((), bool),
         legal_action_mask=jnp.zeros(NUM_ACTIONS, bool),
     )
-    stayed = dataclasses.replace(state, rewards=jnp.zeros(4, jnp.float32))
-    return _select(finished, stayed, _select(legal, moved, refused))
+    return _select(finished | ~legal, kept, moved)
 
 
-def _move(t: Tables, state: State, action: Array, game: Array) -> State:
+def _move(t: Tables, state: State, action: Array, game: Any) -> State:
     """The state after a legal ``action`` (both kinds of move computed, one kept)."""
     s = _select(state._phase == CHOOSE, choose(t, state, action), play(t, state, action))
     hand_over = (s._phase == DEAL) | (s._phase == OVER)
     gained = s._scores - s._scores_before
     margin = (gained[0] - gained[1]).astype(jnp.float32)
     rewards = jnp.where(hand_over, margin * _TEAM_SIGN, 0.0).astype(jnp.float32)
-    s = _select(game & (s._phase == DEAL), next_hand(t, s), s)
+    if not isinstance(game, bool):
+        s = _select(game & (s._phase == DEAL), next_hand(t, s), s)
+    elif game:
+        s = _select(s._phase == DEAL, next_hand(t, s), s)
     s = dataclasses.replace(s, rewards=rewards)
-    return _public(t, s, state.current_player, ~game)
+    return _public(t, s, state.current_player, ~jnp.asarray(game))
 
 
 def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> State:
