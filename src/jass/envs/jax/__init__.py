@@ -51,6 +51,4 @@ from jass.envs.jax.env import JassEnv, auto_reset
 
 __all__ = ["JassEnv", "State", "auto_reset"]
 
-State.__module__ = __name__
-JassEnv.__module__ = __name__
-auto_reset.__module__ = __name__
+State.__module__ = __name__  # its home; JassEnv and auto_reset keep theirs (env.py)

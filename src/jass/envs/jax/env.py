@@ -149,7 +149,16 @@ class JassEnv:
 
 
 def start(t: Tables, key: Array, deals: Array, dealer: Array | None) -> State:
-    """The first state of an episode (see :meth:`JassEnv.init_from_deals`)."""
+    """The first state of an episode (see :meth:`JassEnv.init_from_deals`).
+
+    >>> import jax
+    >>> from jass import rules
+    >>> from jass.envs.jax._tables import tables
+    >>> t = device(tables(rules.JASSKIT))
+    >>> none = jnp.zeros((0, 4, 36), bool)
+    >>> jax.eval_shape(lambda key: start(t, key, none, None), jax.random.key(0)).rewards.shape
+    (4,)
+    """
     return _public(t, start_game(t, key, deals, dealer), None, jnp.zeros((), bool))
 
 
@@ -158,6 +167,14 @@ def step(t: Tables, state: State, action: Any, game: Any, illegal_reward: Any) -
 
     ``game`` may be a Python bool (then only that kind of episode is compiled) or a traced
     bool (both are, as the tests do, to share one compiled program).
+
+    >>> import jax
+    >>> from jass import rules
+    >>> from jass.envs.jax._tables import tables
+    >>> t = device(tables(rules.JASSKIT))
+    >>> first = jax.eval_shape(JassEnv("JASSKIT").init, jax.random.key(0))
+    >>> jax.eval_shape(lambda s: step(t, s, 43, False, -1.0), first).terminated.shape
+    ()
     """
     action = jnp.asarray(action, jnp.int32)
     index = jnp.clip(action, 0, NUM_ACTIONS - 1)
