@@ -19,6 +19,9 @@ import pytest
 from jass import rules
 from tests import jax_replay as jr
 
+# Compiling and replaying thousands of hands: a minute of CPU; the full suite runs it.
+pytestmark = pytest.mark.slow
+
 HANDS = 2000  # per preset
 PRESETS = ("SCHIEBER", "SCHIEBER_1000", "BEGINNER", "JASSKIT")
 # Whole games: (preset, games); 200 in all.

@@ -103,6 +103,7 @@ def test_auto_reset_restarts_inside_a_compiled_loop(jasskit: tuple[JassEnv, Any,
     assert ends == 2  # 37 steps a hand
 
 
+@pytest.mark.slow
 def test_a_game_deals_past_the_given_deals() -> None:
     env = JassEnv(ruleset="BEGINNER", episode="game")
     episode = jr.engine_episodes(rules.BEGINNER, range(3, 4), "game", Counter())[0]
@@ -119,6 +120,7 @@ def test_a_game_deals_past_the_given_deals() -> None:
     assert not bool(state.terminated)
 
 
+@pytest.mark.slow
 def test_the_public_methods_play_the_engines_hands() -> None:
     """JassEnv's own methods (tables as constants) agree with the engine, step by step."""
     env = JassEnv(ruleset="SCHIEBER_1000")
