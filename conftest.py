@@ -31,6 +31,7 @@ REQUIRES: dict[str, tuple[tuple[str, ...], str]] = {
     "envs/seat.py": (("numpy", "gymnasium"), "rl"),
     "envs/aec.py": (("numpy", "gymnasium", "pettingzoo"), "rl"),
     "envs/openspiel.py": (("numpy", "pyspiel"), "openspiel"),
+    "envs/jax": (("numpy", "jax"), "jax"),
     "executors.py": (("ray",), "cluster"),
 }
 

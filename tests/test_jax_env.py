@@ -13,8 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the jax extra")
+pytest.importorskip("jax", reason="needs the jax extra")
+import numpy as np
 
 from jass import rules
 from tests import jax_replay as jr

@@ -15,10 +15,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+pytest.importorskip("numpy", reason="needs the jax extra")
+pytest.importorskip("jax", reason="needs the jax extra")
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 
 from jass import Contract, rules
 from jass.envs.jax import JassEnv, State, auto_reset
