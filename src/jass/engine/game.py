@@ -258,10 +258,7 @@ class Game(GameQueries):
         )
 
     def choose(self, contract: Contract | str) -> Game:
-        """Name the contract (a :class:`~jass.Contract` or its name); the forehand then leads.
-
-        A name is read as :meth:`Contract.parse` reads it (``"trumpf herz"``, ``"Rosen"``,
-        ``"obenabe"``, ...), Swiss suit names under the rule set's ``suit_pairing``.
+        """Name the contract (a :class:`~jass.Contract`, or a name :meth:`Contract.parse` reads).
 
         >>> import jass
         >>> Game.new(seed=1).deal().choose("Trumpf Eichel").contract
