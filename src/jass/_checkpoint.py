@@ -163,7 +163,7 @@ def _chunk(line: bytes, per_deal: int, n: object) -> tuple[int, int, list[Play]]
     for play in plays:
         if not isinstance(play, list) or len(play) != 5 or not all(type(x) is int for x in play):
             return None
-        read.append((play[0], play[1], play[2], play[3], play[4]))
+        read.append(Play(*play))
     return start, stop, read
 
 

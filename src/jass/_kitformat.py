@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
+from jass._budgets import is_int
 from jass.core.cards import Card, CardSet
 from jass.core.contracts import Contract
 from jass.core.seats import Seat
@@ -323,7 +324,7 @@ def _kit_allows(plays: Sequence[tuple[Seat, Card]], index: int, contract: Contra
 
 
 def _kit_player(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+    if not is_int(value) or not 0 <= value <= 3:
         raise InvalidInputError(
             f"jass-kit field {field!r} must be a player 0-3, got {describe(value)}"
         )

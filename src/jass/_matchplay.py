@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future
 from functools import partial
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 import attrs
 
@@ -33,8 +33,17 @@ from jass.rules import SCHIEBER, RuleSet, preset_name
 
 #: A callable that takes a seed and returns a fresh bot.
 Factory: TypeAlias = Callable[[int], Bot]
-#: One play: A's margin, A's win/draw/loss, the hands, and A's and B's fallback answers.
-Play: TypeAlias = tuple[int, int, int, int, int]
+
+
+class Play(NamedTuple):
+    """One play of a deal, as team A saw it (a tuple, so a checkpoint writes it as a list)."""
+
+    margin: int  # A's points minus B's
+    won: int  # 1, 0 or -1: A won, drew or lost
+    hands: int  # hands played
+    a_fallbacks: int  # answers A's bots left to their fallback
+    b_fallbacks: int
+
 #: Called with each chunk's bounds and plays as it is back, in order.
 OnChunk: TypeAlias = Callable[[int, int, list[Play]], None]
 
@@ -96,7 +105,9 @@ def _outcome(game: Game, a_team: int, bots: Sequence[Bot]) -> Play:
         won = (margin > 0) - (margin < 0)
     hands = result.hands_played if result is not None else max(1, len(game.hand_results))
     used = [_fallbacks(bot) for bot in bots]
-    return margin, won, hands, used[a_team] + used[a_team + 2], used[1 - a_team] + used[3 - a_team]
+    return Play(
+        margin, won, hands, used[a_team] + used[a_team + 2], used[1 - a_team] + used[3 - a_team]
+    )
 
 
 def _fallbacks(bot: Bot) -> int:

@@ -31,6 +31,7 @@ from typing import Final, Literal, TypeAlias, cast
 
 import attrs
 
+from jass._budgets import is_int
 from jass._matchplay import Job, Play, derive, gather, missing, play_one
 from jass.bots import Bot
 from jass.engine.game import Game
@@ -490,21 +491,21 @@ def play_match(
     >>> r.outcomes[0] == -r.outcomes[1], r.points.value
     (True, 0.0)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if not is_int(n) or n < 1:
         raise InvalidInputError(f"n must be a positive number of deals, got {n!r}")
     if mode not in _MODES:
         raise InvalidInputError(f"mode must be 'hands' or 'games', got {mode!r}")
     if not isinstance(ruleset, RuleSet):
         raise InvalidInputError(f"ruleset must be a RuleSet, got {ruleset!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_int(seed):
         raise InvalidInputError(f"seed must be an int, got {seed!r}")
     if chunk_size is None:
         chunk_size = min(_MAX_CHUNK, -(-n // 32))
-    elif isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+    elif not is_int(chunk_size) or chunk_size < 1:
         raise InvalidInputError(f"chunk_size must be a positive int, got {chunk_size!r}")
-    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
+    if not is_int(max_hands) or max_hands < 1:
         raise InvalidInputError(f"max_hands must be a positive int, got {max_hands!r}")
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+    if not is_int(retries) or retries < 0:
         raise InvalidInputError(f"retries must be an int of at least 0, got {retries!r}")
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise InvalidInputError(f"executor must be an Executor or None, got {describe(executor)}")
@@ -545,10 +546,10 @@ def play_match(
         team_a=name_a,
         team_b=name_b,
         ruleset=ruleset,
-        margins=tuple(p[0] for p in plays),
-        outcomes=tuple(p[1] for p in plays),
-        hands_played=sum(p[2] for p in plays),
-        fallbacks=(sum(p[3] for p in plays), sum(p[4] for p in plays)),
+        margins=tuple(p.margin for p in plays),
+        outcomes=tuple(p.won for p in plays),
+        hands_played=sum(p.hands for p in plays),
+        fallbacks=(sum(p.a_fallbacks for p in plays), sum(p.b_fallbacks for p in plays)),
     )
 
 
@@ -579,7 +580,7 @@ def replay_deal(
     >>> g.scores[1] - g.scores[0] == r.margins[5]
     True
     """
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+    if not is_int(index) or index < 0:
         raise InvalidInputError(f"index must be a deal's index, 0 or more, got {describe(index)}")
     if mode not in _MODES:
         raise InvalidInputError(f"mode must be 'hands' or 'games', got {describe(mode)}")

@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import attrs
 
+from jass._budgets import is_int
 from jass._kitformat import (
     from_jasskit,
     from_jasskit_observation,
@@ -157,7 +158,7 @@ def loads(
 
 
 def _check_limit(name: str, value: object) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+    if value is not None and (not is_int(value) or value < 1):
         raise InvalidInputError(f"{name} must be a positive int or None, got {describe(value)}")
 
 

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 from xml.etree.ElementTree import Element, SubElement, tostring
 
+from jass._budgets import is_int
 from jass._svg_faces import CARD_H, CARD_W, FONT, back, face, number, pip, style_of
 from jass.core.cards import Card, CardSet, SuitPairing, as_card
 from jass.core.contracts import Contract
@@ -99,7 +100,7 @@ def _root(width: float, height: float, size: int | None, default: int, title: st
     """The ``<svg>`` element: a viewBox of ``width`` x ``height``, shown ``size`` pixels wide."""
     if size is None:
         size = default
-    elif isinstance(size, bool) or not isinstance(size, int) or size <= 0:
+    elif not is_int(size) or size <= 0:
         raise InvalidInputError(f"size must be a positive number of pixels, got {size!r}")
     root = Element(
         "svg",
@@ -174,7 +175,7 @@ def cards(
     """
     shown = list(cards) if isinstance(cards, CardSet) else [as_card(c) for c in cards]
     raised = highlight if isinstance(highlight, CardSet) else CardSet(highlight)
-    if isinstance(per_row, bool) or not isinstance(per_row, int) or per_row <= 0:
+    if not is_int(per_row) or per_row <= 0:
         raise InvalidInputError(f"per_row must be a positive int, got {per_row!r}")
     pairing = _pairing(swiss, SuitPairing.SWISSLOS)
     lift = 10 if raised & CardSet(shown) else 0

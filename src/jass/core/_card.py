@@ -14,6 +14,7 @@ from typing import Final, SupportsIndex
 
 from typing_extensions import Self
 
+from jass._budgets import is_int
 from jass.core.suits import (
     _RANK_LABELS,
     _RANK_WORDS,
@@ -69,7 +70,7 @@ class Card(int):
             raise InvalidInputError(
                 f"Card() takes an index 0-35; use Card.parse({describe(index, typed=False)})"
             )
-        if isinstance(index, bool) or not isinstance(index, int):
+        if not is_int(index):
             raise InvalidInputError(
                 f"card index must be an int 0-35, got {describe(index, typed=False)}"
             )

@@ -23,6 +23,7 @@ from typing import Final, NoReturn, SupportsIndex
 
 from typing_extensions import Self
 
+from jass._budgets import is_int
 from jass.core._card import (
     _CARD_NAMES,
     _PAIRING_DEFAULT,
@@ -136,7 +137,7 @@ for sum(sets))
                     raise InvalidInputError(f"card {CARDS[bit.bit_length() - 1]} appears twice")
                 bits |= bit
             return int.__new__(cls, bits)
-        if isinstance(cards, bool) or not isinstance(cards, int):
+        if not is_int(cards):
             raise InvalidInputError(
                 f"a card set is built from cards or a bitmask, got {describe(cards, typed=False)}"
             )
@@ -475,7 +476,7 @@ def _operand(other: object, *, strict: bool) -> int:
         return other
     if isinstance(other, Card):
         return 1 << other
-    if isinstance(other, bool) or not isinstance(other, int):
+    if not is_int(other):
         # Raised here: returning NotImplemented would let int or float arithmetic take over.
         raise InvalidInputError(f"{describe(other, typed=False)} is not a card or a set of cards")
     if strict and not 0 <= other <= _FULL:

@@ -18,6 +18,7 @@ import enum
 from collections.abc import Iterable
 from typing import ClassVar, Final, final
 
+from jass._budgets import is_int
 from jass.core.cards import CARDS, SUIT_MASKS, Card, CardSet, Rank, Suit, SuitPairing, as_card
 from jass.errors import InvalidInputError, describe
 
@@ -195,7 +196,7 @@ class Contract:
         >>> Contract.from_index(4)
         Contract.OBENABE
         """
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(cls._ALL):
+        if not is_int(index) or not 0 <= index < len(cls._ALL):
             raise InvalidInputError(
                 f"contract index {describe(index, typed=False)} is outside 0-{len(cls._ALL) - 1}"
             )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Generic, TypeVar
 
+from jass._budgets import is_int
 from jass._kitformat import KIT_PUSH, KIT_TRUMPS, kit_card, to_kit_card
 from jass.bots import Bot, RuleBot
 from jass.core.contracts import Contract
@@ -79,7 +80,7 @@ def read_answer(route: str, answer: object) -> Action:
     """
     if route == TRUMP:
         value = answer.get("trump") if isinstance(answer, dict) else None
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise InvalidInputError(f"expected {{'trump': 0-5 or 10}}, got {answer!r}")
         if value == KIT_PUSH:
             return Shove()

@@ -45,6 +45,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from jass._budgets import is_int
 from jass._kitformat import from_jasskit_observation, kit_seat
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
 from jass.engine.hand import Phase
@@ -147,10 +148,10 @@ class PlayerServer:
                 self._players[name] = (bot, None)
             else:
                 raise InvalidInputError(f"player {name!r}: {bot!r} is not a bot or a bot factory")
-        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        if not is_int(port) or not 0 <= port <= 65535:
             raise InvalidInputError(f"port must be 0-65535, got {port!r}")
         check_ruleset(ruleset)
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not is_int(seed):
             raise InvalidInputError(f"seed must be an int, got {seed!r}")
         if (
             isinstance(max_connections, bool)
