@@ -363,7 +363,7 @@ class Solver:
             except _Budget:
                 return low, high, None, False
 
-        if cards_left[seat] >= _FRESH_STACK_CARDS:
+        if held[seat].bit_count() >= _FRESH_STACK_CARDS:
             lo, hi, best, exact = self._on_fresh_stack(bisect)
         else:
             lo, hi, best, exact = bisect()

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #ifdef _WIN32
@@ -129,6 +130,34 @@ static int ints_of(PyObject *seq, Py_ssize_t n, long long lo, long long hi, long
     }
     for (Py_ssize_t i = 0; i < n; i++)
         if (long_at(seq, i, lo, hi, &out[i], name) < 0) return -1;
+    return 0;
+}
+
+/* An int argument in [lo, hi], or InvalidInputError naming it. */
+static int arg_ll(PyObject *o, long long lo, long long hi, const char *name, long long *out) {
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(InvalidInput, "%s must be an int", name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
+        PyErr_Clear();
+        PyErr_Format(InvalidInput, "%s is out of range %lld-%lld", name, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int arg_seconds(PyObject *o, double *out) {
+    double v = PyFloat_AsDouble(o);
+    if ((v == -1.0 && PyErr_Occurred()) || PyBool_Check(o)) {
+        PyErr_Clear();
+        PyErr_SetString(InvalidInput, "time_limit must be a number of seconds");
+        return -1;
+    }
+    *out = v;
     return 0;
 }
 
@@ -610,17 +639,12 @@ static Ctx *get_ctx(PyObject *capsule) {
 /* new_context(rules, table_limit, features) */
 static PyObject *new_context(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *rules;
+    PyObject *rules, *o_limit, *o_features;
     long long limit, features;
-    if (!PyArg_ParseTuple(args, "OLL", &rules, &limit, &features)) return NULL;
-    if (limit < 1 || limit > ((long long)1 << 40)) {
-        PyErr_Format(InvalidInput, "table_limit must be 1 to 2**40 entries, got %lld", limit);
+    if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
+    if (arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
+        arg_ll(o_features, 0, 15, "features", &features) < 0)
         return NULL;
-    }
-    if (features < 0 || features > 15) {
-        PyErr_Format(InvalidInput, "features must be 0-15, got %lld", features);
-        return NULL;
-    }
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
     if (read_rules(rules, &c->r) < 0) {
@@ -768,11 +792,17 @@ static int root_moves(Ctx *c, const Root *root, int *list) {
  *   -> (lower, upper, best, exact, nodes, table_used) */
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *hands, *trick;
+    PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
     long long leader, t0, t1, declaring, node_limit;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "OOLOLLLLd", &cap, &hands, &leader, &trick, &t0, &t1, &declaring,
-                          &node_limit, &time_limit))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &cap, &hands, &o_leader, &trick, &o_t0, &o_t1,
+                          &o_decl, &o_nodes, &o_time))
+        return NULL;
+    if (arg_ll(o_leader, 0, 3, "leader", &leader) < 0 || arg_ll(o_t0, 0, 9, "tricks[0]", &t0) < 0 ||
+        arg_ll(o_t1, 0, 9, "tricks[1]", &t1) < 0 ||
+        arg_ll(o_decl, 0, 1, "declaring_team", &declaring) < 0 ||
+        arg_ll(o_nodes, 0, LLONG_MAX, "node_limit", &node_limit) < 0 ||
+        arg_seconds(o_time, &time_limit) < 0)
         return NULL;
     Ctx *c = get_ctx(cap);
     if (!c || acquire(c) < 0) return NULL;
@@ -829,11 +859,17 @@ static PyObject *solve(PyObject *self, PyObject *args) {
  *   -> (((card, lower, upper), ...) for every legal card, exact, nodes, table_used) */
 static PyObject *card_values(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *hands, *trick;
+    PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
     long long leader, t0, t1, declaring, node_limit;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "OOLOLLLLd", &cap, &hands, &leader, &trick, &t0, &t1, &declaring,
-                          &node_limit, &time_limit))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &cap, &hands, &o_leader, &trick, &o_t0, &o_t1,
+                          &o_decl, &o_nodes, &o_time))
+        return NULL;
+    if (arg_ll(o_leader, 0, 3, "leader", &leader) < 0 || arg_ll(o_t0, 0, 9, "tricks[0]", &t0) < 0 ||
+        arg_ll(o_t1, 0, 9, "tricks[1]", &t1) < 0 ||
+        arg_ll(o_decl, 0, 1, "declaring_team", &declaring) < 0 ||
+        arg_ll(o_nodes, 0, LLONG_MAX, "node_limit", &node_limit) < 0 ||
+        arg_seconds(o_time, &time_limit) < 0)
         return NULL;
     Ctx *c = get_ctx(cap);
     if (!c || acquire(c) < 0) return NULL;
@@ -890,16 +926,13 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
 /* legal_mask(rules, hand, trick) -> int: the kernel copy, exposed for the cross-check. */
 static PyObject *py_legal(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *rules, *trick;
-    unsigned long long hand;
-    if (!PyArg_ParseTuple(args, "OKO", &rules, &hand, &trick)) return NULL;
+    PyObject *rules, *trick, *o_hand;
+    long long hand;
+    if (!PyArg_ParseTuple(args, "OOO", &rules, &o_hand, &trick)) return NULL;
     Rules r;
     long long tr[3];
     if (read_rules(rules, &r) < 0) return NULL;
-    if (hand > ALL36) {
-        PyErr_SetString(InvalidInput, "hand must be a 36-bit mask");
-        return NULL;
-    }
+    if (arg_ll(o_hand, 0, (long long)ALL36, "hand", &hand) < 0) return NULL;
     Py_ssize_t n = PySequence_Check(trick) ? PySequence_Size(trick) : -1;
     if (n < 0 || n > 3) {
         PyErr_Clear();
@@ -989,10 +1022,14 @@ static void play_random(const Rules *r, uint64_t *hands, int leader, int n, int 
  *   -> (taken0, taken1, won0, won1), the raw points taken (the last trick's 5 included). */
 static PyObject *py_play_out(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *rules, *hands, *trick, *draws;
+    PyObject *rules, *hands, *trick, *draws, *o[5];
     long long leader, p0, p1, w0, w1;
-    if (!PyArg_ParseTuple(args, "OOLOLLLLO", &rules, &hands, &leader, &trick, &p0, &p1, &w0,
-                          &w1, &draws))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &rules, &hands, &o[0], &trick, &o[1], &o[2], &o[3],
+                          &o[4], &draws))
+        return NULL;
+    if (arg_ll(o[0], 0, 3, "leader", &leader) < 0 || arg_ll(o[1], 0, 100000, "points[0]", &p0) < 0 ||
+        arg_ll(o[2], 0, 100000, "points[1]", &p1) < 0 || arg_ll(o[3], 0, 9, "tricks[0]", &w0) < 0 ||
+        arg_ll(o[4], 0, 9, "tricks[1]", &w1) < 0)
         return NULL;
     Rules r;
     if (read_rules(rules, &r) < 0) return NULL;
@@ -1065,19 +1102,17 @@ static PyObject *py_random_hand(PyObject *self, PyObject *args) {
  * hands dealt and played in C from a splitmix64 stream (throughput; GIL released). */
 static PyObject *py_random_hands(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *rules;
-    long long n;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OLK", &rules, &n, &seed)) return NULL;
+    PyObject *rules, *o_n, *o_seed;
+    long long n, seed;
+    if (!PyArg_ParseTuple(args, "OOO", &rules, &o_n, &o_seed)) return NULL;
     Rules r;
     if (read_rules(rules, &r) < 0) return NULL;
-    if (n < 0 || n > ((long long)1 << 40)) {
-        PyErr_Format(InvalidInput, "n must be 0 to 2**40 hands, got %lld", n);
+    if (arg_ll(o_n, 0, (long long)1 << 40, "n", &n) < 0 ||
+        arg_ll(o_seed, 0, LLONG_MAX, "seed", &seed) < 0)
         return NULL;
-    }
     long long sum0 = 0, sum1 = 0;
     Py_BEGIN_ALLOW_THREADS
-    Draws d = {NULL, 0, 0, seed};
+    Draws d = {NULL, 0, 0, (uint64_t)seed};
     for (long long i = 0; i < n; i++) {
         uint64_t hands[4];
         int trick[4], taken[2] = {0, 0}, won[2] = {0, 0};
