@@ -380,6 +380,24 @@ static uint64_t reps_of(const Rules *r, uint64_t hand, uint64_t live) {
     return reps;
 }
 
+/* reps_of for the four hands at once: one walk over the live cards of each suit. */
+static void reps_all(const Rules *r, const uint64_t *h, uint64_t live, uint64_t *reps) {
+    reps[0] = reps[1] = reps[2] = reps[3] = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!(live & ((uint64_t)0x1FF << (9 * s)))) continue;
+        int prev_owner = -1, prev_points = -1;
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i];
+            uint64_t b = BIT(card);
+            if (!(live & b)) continue;
+            int owner = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
+            if (owner != prev_owner || r->points[card] != prev_points) reps[owner] |= b;
+            prev_owner = owner;
+            prev_points = r->points[card];
+        }
+    }
+}
+
 /* The rep standing for each card of hand (for card values of every legal card). */
 static void rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *rep) {
     for (int s = 0; s < 4; s++) {
@@ -474,6 +492,27 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int list[9];
     int n = order_moves(c, moves, pos, top_key, partner, hint, list);
     int best = maxing ? -INF : INF, best_card = -1;
+#if defined(__GNUC__) || defined(__clang__)
+    if (pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3) {
+        /* Fetch the table entries of the next tricks while this one is being decided. */
+        int saved_leader = c->leader, saved_match = c->match;
+        const int *keys = c->r.keys[c->trick[0] / 9];
+        for (int i = 0; i < n; i++) {
+            int card = list[i];
+            int top = keys[card] > top_key ? 3 : top_pos;
+            int w = (saved_leader + top) & 3;
+            c->hands[seat] ^= BIT(card);
+            c->leader = w;
+            c->match = saved_match & (1 << (w & 1));
+            uint64_t k[3];
+            make_key(c, k);
+            c->hands[seat] ^= BIT(card);
+            __builtin_prefetch(&c->tt[mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & c->tt_mask]);
+        }
+        c->leader = saved_leader;
+        c->match = saved_match;
+    }
+#endif
     for (int i = 0; i < n; i++) {
         int card = list[i];
         c->hands[seat] ^= BIT(card);
@@ -494,6 +533,52 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         }
     }
     if (chosen) *chosen = (maxing ? best >= target : best < target) ? best_card : -1;
+    return best;
+}
+
+/* The last trick, every card forced: its team-0 value. */
+static int last_trick(const Ctx *c) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    int t[4];
+    for (int i = 0; i < 4; i++) t[i] = lowest(h[(c->leader + i) & 3]);
+    int w = (c->leader + winner_of(r, 4, t)) & 1;
+    int g = c->sign * (held_points(r, h[0] | h[1] | h[2] | h[3]) + r->last_bonus);
+    if (c->match >> w & 1) g += c->bonus[w];
+    return w ? -g : g;
+}
+
+/* The exact team-0 value of the last two tricks, from card `pos` of the eighth (plain
+ * minimax: at most 16 lines, cheaper than the table). */
+static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
+    int seat = (c->leader + pos) & 3;
+    int maxing = (seat & 1) == 0;
+    uint64_t moves = legal(&c->r, c->hands[seat], pos, c->trick);
+    const int *keys = pos ? c->r.keys[c->trick[0] / 9] : c->r.keys[lowest(moves) / 9];
+    int top_key = pos ? keys[c->trick[top_pos]] : -1;
+    int best = maxing ? -INF : INF;
+    for (; moves; moves &= moves - 1) {
+        int card = lowest(moves);
+        if (pos == 0) keys = c->r.keys[card / 9];
+        c->hands[seat] ^= BIT(card);
+        c->trick[pos] = card;
+        int new_top = pos && keys[card] > top_key ? pos : top_pos;
+        int v;
+        if (pos < 3) {
+            v = exact_two(c, pos + 1, new_top, pts + c->r.points[card]);
+        } else {
+            int winner = (c->leader + new_top) & 3, w = winner & 1;
+            int g = c->sign * (pts + c->r.points[card]);
+            int saved_leader = c->leader, saved_match = c->match;
+            c->leader = winner;
+            c->match &= 1 << w;
+            v = (w ? -g : g) + last_trick(c);
+            c->leader = saved_leader;
+            c->match = saved_match;
+        }
+        c->hands[seat] ^= BIT(card);
+        if (maxing ? v > best : v < best) best = v;
+    }
     return best;
 }
 
@@ -518,6 +603,13 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         if (chosen) *chosen = t[0];
         return w ? -g : g;
     }
+    if (cards == 2) {
+        int saved[4];
+        memcpy(saved, c->trick, sizeof saved);
+        int v = exact_two(c, 0, 0, 0);
+        memcpy(c->trick, saved, sizeof saved);
+        return v;
+    }
     int left = held_points(r, live) + r->last_bonus;
     int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
     int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
@@ -537,8 +629,10 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         }
     }
     uint64_t reps[4];
-    for (int i = 0; i < 4; i++)
-        reps[i] = (c->features & F_MERGE) && cards > 3 ? reps_of(r, h[i], live) : h[i];
+    if ((c->features & F_MERGE) && cards > 3)
+        reps_all(r, h, live, reps);
+    else
+        memcpy(reps, h, sizeof reps);
     int lead = -1;
     int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead);
     if (c->stopped) return 0;
