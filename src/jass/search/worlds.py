@@ -244,6 +244,7 @@ class PlayAnalysis:
     """One card played, double dummy.
 
     Attributes:
+        action: the play's index in the game's history.
         hand: the hand's number in the game (0 first).
         trick: the trick's number in the hand (0-8).
         seat: who played it.
@@ -254,6 +255,7 @@ class PlayAnalysis:
         points: what the side makes with this card and best play after it.
     """
 
+    action: int
     hand: int
     trick: int
     seat: int
@@ -265,9 +267,19 @@ class PlayAnalysis:
 
 @attrs.frozen
 class Analysis:
-    """The double-dummy analysis of a game: :class:`PlayAnalysis` of every card played."""
+    """The double-dummy analysis of a game: :class:`PlayAnalysis` of every card played.
+
+    >>> play = PlayAnalysis(5, 0, 1, 1, Card.parse("AS"), (Card.parse("6S"),), 12, 40)
+    >>> Analysis((play,)).key_plays() == (play,)
+    True
+    """
 
     plays: tuple[PlayAnalysis, ...]
+
+    def key_plays(self, count: int = 3) -> tuple[PlayAnalysis, ...]:
+        """The ``count`` plays that gave the most points away (earliest first on a tie)."""
+        costly = sorted((p for p in self.plays if p.lost), key=lambda p: (-p.lost, p.action))
+        return tuple(costly[:count])
 
     def text(self) -> str:
         """A table, one line a card; a star marks a card that gave points away."""
@@ -296,7 +308,7 @@ def analyze_game(game: Game, backend: str = "auto") -> Analysis:
     plays: list[PlayAnalysis] = []
     solvers: dict[object, Solver] = {}
     hand_number = 0
-    for action in game.history:
+    for index, action in enumerate(game.history):
         if isinstance(action, Play) and current.phase is Phase.PLAY:
             contract, leader, hand = _decision(current)
             key = (contract, int(hand.declaring_team))
@@ -312,7 +324,7 @@ def analyze_game(game: Game, backend: str = "auto") -> Analysis:
             assert seat is not None  # noqa: S101
             plays.append(
                 PlayAnalysis(
-                    hand_number, sum(current.tricks_won), int(seat), action.card, v.best(),
+                    index, hand_number, sum(current.tricks_won), int(seat), action.card, v.best(),
                     top - v.points[action.card], v.points[action.card],
                 )  # fmt: skip
             )
