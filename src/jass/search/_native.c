@@ -277,6 +277,8 @@ typedef struct {
     int stopped;
     int root_best;
     int busy;
+    int last_value, has_last;       /* the last solve's value: the next one's guess */
+    int card_value[36], card_known[36]; /* each card's last value, for card_values */
     int features; /* bit 0: table, bit 1: ordering, bit 2: merging, bit 3: bounds */
 } Ctx;
 
@@ -453,6 +455,25 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
 
 static int search_trick(Ctx *c, int target, int *chosen);
 
+/* At a trick boundary: the top trump left always takes its trick (a trump may always be
+ * played, and the top one never undertrumps), so its holder's opponents can no longer make a
+ * match. Clearing their chance keeps the bounds tight and merges table entries. */
+static void prune_match(Ctx *c) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & r->trump_mask;
+    if (!c->match || !trumps) return;
+    const int *order = r->order[lowest(r->trump_mask) / 9];
+    for (int i = 0; i < 9; i++) {
+        uint64_t b = BIT(order[i]);
+        if (trumps & b) {
+            int holder = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
+            c->match &= 1 << (holder & 1);
+            return;
+        }
+    }
+}
+
 /* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
 static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
     int winner = (c->leader + top_pos) & 3, w = winner & 1;
@@ -492,27 +513,40 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int list[9];
     int n = order_moves(c, moves, pos, top_key, partner, hint, list);
     int best = maxing ? -INF : INF, best_card = -1;
-#if defined(__GNUC__) || defined(__clang__)
     if (pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3) {
-        /* Fetch the table entries of the next tricks while this one is being decided. */
+        /* The table entries of the next tricks: fetched while this trick is decided, then
+         * read for a cutoff that one of them already proves (enhanced transposition
+         * cutoff). */
         int saved_leader = c->leader, saved_match = c->match;
         const int *keys = c->r.keys[c->trick[0] / 9];
+        uint64_t k[9][3];
+        int g[9];
         for (int i = 0; i < n; i++) {
             int card = list[i];
             int top = keys[card] > top_key ? 3 : top_pos;
             int w = (saved_leader + top) & 3;
+            int gain = c->sign * (pts + c->r.points[card]);
+            g[i] = (w & 1) ? -gain : gain;
             c->hands[seat] ^= BIT(card);
             c->leader = w;
             c->match = saved_match & (1 << (w & 1));
-            uint64_t k[3];
-            make_key(c, k);
+            prune_match(c);
+            make_key(c, k[i]);
             c->hands[seat] ^= BIT(card);
-            __builtin_prefetch(&c->tt[mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & c->tt_mask]);
+#if defined(__GNUC__) || defined(__clang__)
+            __builtin_prefetch(&c->tt[mix(k[i][0] ^ mix(k[i][1] ^ mix(k[i][2]))) & c->tt_mask]);
+#endif
         }
         c->leader = saved_leader;
         c->match = saved_match;
+        int cards = popcount64(c->hands[seat]) - 1;
+        for (int i = 0; i < n; i++) {
+            Entry *e = tt_find(c, k[i], cards, 0);
+            if (!e) continue;
+            if (maxing && e->lo > -30000 && g[i] + e->lo >= target) return g[i] + e->lo;
+            if (!maxing && e->hi < 30000 && g[i] + e->hi < target) return g[i] + e->hi;
+        }
     }
-#endif
     for (int i = 0; i < n; i++) {
         int card = list[i];
         c->hands[seat] ^= BIT(card);
@@ -603,6 +637,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         if (chosen) *chosen = t[0];
         return w ? -g : g;
     }
+    prune_match(c);
     if (cards == 2) {
         int saved[4];
         memcpy(saved, c->trick, sizeof saved);
@@ -689,24 +724,36 @@ static int probe(Ctx *c, const Root *root, int target, int only) {
     return root->side ? -v : v;
 }
 
-/* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact. */
-static int bisect(Ctx *c, const Root *root, int only, int *lo_out, int *hi_out) {
+/* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
+ * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
+ * value moves the next target), then bisection takes over: a good guess (a sibling card's
+ * value, the same card in the last world) needs two or three probes. `good` receives the
+ * root card of the last probe that reached its target, or keeps its value. */
+static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
+                  int *hi_out, int *good) {
     int left = root->left;
     int lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
+    int steps = 0, target = guess;
     while (lo < hi) {
-        int target = (int)(((long)lo + hi + 1) >> 1);
+        if (!guessed || steps >= 4) target = (int)(((long)lo + hi + 1) >> 1);
+        if (target <= lo) target = lo + 1;
+        if (target > hi) target = hi;
+        steps++;
         c->root_best = -1;
         int value = probe(c, root, target, only);
         if (c->stopped) break;
         if (value >= target) {
+            if (good && c->root_best >= 0) *good = c->root_best;
             /* Without a match the difference has the parity of left. */
             if (-left <= value && value <= left) value += (value - left) & 1;
             lo = value < hi ? value : hi;
+            target = lo + 1;
         } else {
             if (value < -left) value = bottom;
             else if (value > left) value = left;
             else value -= (value - left) & 1;
             hi = value > lo ? value : lo;
+            target = hi;
         }
     }
     *lo_out = lo;
@@ -910,29 +957,10 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     int list[9];
     Py_BEGIN_ALLOW_THREADS
     int n = root_moves(c, &root, list);
-    exact = 0;
-    {
-        int left = root.left;
-        int l = -(left + root.theirs), h = left + root.own, bottom = l;
-        while (l < h) {
-            int target = (int)(((long)l + h + 1) >> 1);
-            c->root_best = -1;
-            int value = probe(c, &root, target, -1);
-            if (c->stopped) break;
-            if (value >= target) {
-                if (c->root_best >= 0) last_good = c->root_best;
-                if (-left <= value && value <= left) value += (value - left) & 1;
-                l = value < h ? value : h;
-            } else {
-                if (value < -left) value = bottom;
-                else if (value > left) value = left;
-                else value -= (value - left) & 1;
-                h = value > l ? value : l;
-            }
-        }
-        lo = l;
-        hi = h;
-        exact = !c->stopped;
+    exact = bisect(c, &root, -1, c->last_value, c->has_last, &lo, &hi, &last_good);
+    if (exact) {
+        c->last_value = lo;
+        c->has_last = 1;
     }
     if (exact) {
         for (int i = 0; i < n && best < 0; i++) {
@@ -980,7 +1008,14 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
     for (int i = 0; i < n; i++) {
         int l, h;
         if (!c->stopped) {
-            bisect(c, &root, list[i], &l, &h);
+            /* Guess: this card's value in the last world, else the card before it here. */
+            int card = list[i];
+            int guessed = c->card_known[card] || i > 0;
+            int guess = c->card_known[card] ? c->card_value[card] : (i ? lo[i - 1] : 0);
+            if (bisect(c, &root, card, guess, guessed, &l, &h, NULL)) {
+                c->card_value[card] = l;
+                c->card_known[card] = 1;
+            }
         } else {
             l = -(root.left + root.theirs);
             h = root.left + root.own;
@@ -1207,10 +1242,16 @@ static PyObject *py_random_hands(PyObject *self, PyObject *args) {
     long long sum0 = 0, sum1 = 0;
     Py_BEGIN_ALLOW_THREADS
     Draws d = {NULL, 0, 0, (uint64_t)seed};
+    int deck[36];
+    for (int i = 0; i < 36; i++) deck[i] = i;
     for (long long i = 0; i < n; i++) {
-        uint64_t hands[4];
+        uint64_t hands[4] = {0, 0, 0, 0};
         int trick[4], taken[2] = {0, 0}, won[2] = {0, 0};
-        deal_by_keys(&d, hands);
+        for (int j = 35; j > 0; j--) { /* Fisher-Yates: each deal uniform */
+            int k = (int)(((uint64_t)next_draw(&d) * (uint64_t)(j + 1)) >> 32);
+            int t = deck[j]; deck[j] = deck[k]; deck[k] = t;
+        }
+        for (int j = 0; j < 36; j++) hands[j / 9] |= BIT(deck[j]);
         play_random(&r, hands, 0, 0, trick, taken, won, &d);
         sum0 += taken[0];
         sum1 += taken[1];
