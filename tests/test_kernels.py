@@ -416,7 +416,7 @@ def test_native_play_out_plays_the_cards_of_the_python_loop(
         deck = list(range(36))
         rng.shuffle(deck)
         hands = [mask_of(deck[9 * s : 9 * s + 9]) for s in range(4)]
-        trick = []
+        trick: list[int] = []
         if seed % 2:  # a trick in progress: its cards leave the hands they came from
             for pos in range(seed % 4):
                 seat = pos

@@ -10,9 +10,11 @@ inputs go to the native entry points: each gets an answer or a JassError, never 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -23,7 +25,7 @@ from jass.errors import JassError
 from jass.rules import CounterMatch, UndertrumpRule
 from jass.rules.presets import PRESETS
 from jass.search import native
-from jass.search.worlds import values
+from jass.search.worlds import _python_values, values
 from jass.solver import Solver, card_values
 
 pytestmark = pytest.mark.skipif(not native.NATIVE, reason="the native core is not built")
@@ -82,12 +84,16 @@ def test_native_equals_python_on_seeded_positions() -> None:
         slow = Solver(contract, ruleset, backend="python")
         a = fast.solve(hands, leader, trick, tricks, declaring_team=declaring)
         b = slow.solve(hands, leader, trick, tricks, declaring_team=declaring)
-        assert a.exact and b.exact
+        assert a.exact
+        assert b.exact
         assert (a.difference, a.points) == (b.difference, b.points), (seed, a, b)
         # The native best card, in the Python reference: it makes the value.
-        ref = values(slow, hands, leader, trick, tricks, declaring_team=declaring)
         assert a.best is not None
-        assert ref.differences[a.best] == a.difference, (seed, a.best, ref)
+        seat = (leader + len(trick)) & 3
+        ref, _, _, _ = _python_values(
+            slow, hands, leader, list(trick), tricks, seat, declaring, None, None, int(a.best)
+        )
+        assert ref[a.best] == a.difference, (seed, a.best, ref)
         checked += 1
     assert checked == POSITIONS
 
@@ -99,7 +105,8 @@ def test_native_card_values_equal_python_card_values() -> None:
         args = (hands, leader, trick, tricks)
         mine = values(Solver(contract, ruleset, backend="native"), *args, declaring_team=declaring)
         ref = values(Solver(contract, ruleset, backend="python"), *args, declaring_team=declaring)
-        assert mine.exact and ref.exact
+        assert mine.exact
+        assert ref.exact
         assert mine.differences == ref.differences, seed
         assert mine.points == ref.points
         # Every best card achieves the solver's value.
@@ -125,7 +132,7 @@ def test_full_hands_lie_within_the_python_solvers_proven_bounds(seed: int) -> No
 
 def test_a_node_limit_gives_proven_bounds_and_a_legal_card() -> None:
     game = Game.new(rules.SCHIEBER, seed=4).deal().choose("hearts")
-    hands, leader, trick, tricks, declaring = arguments(game)
+    hands, leader, trick, tricks, _ = arguments(game)
     exact = Solver(game.contract, game.ruleset, backend="native").solve(  # type: ignore[arg-type]
         hands, leader, trick, tricks
     )
@@ -192,19 +199,22 @@ def test_fuzzed_solves_answer_or_raise_a_jass_error() -> None:
     answered = refused = 0
     for _ in range(3000):
         hands = _hands(rng)
-        trick = rng.choice(((), (0,), (35, 1), [rng.randrange(40) for _ in range(rng.randrange(5))]))
+        odd = [rng.randrange(40) for _ in range(rng.randrange(5))]
+        trick = rng.choice(((), (0,), (35, 1), odd))
         args = [
             hands, rng.choice((0, 1, 2, 3, _garbage(rng))), trick,
             rng.choice((0, 4, 9, _garbage(rng))), rng.choice((0, 4, 9, _garbage(rng))),
             rng.choice((0, 1, _garbage(rng))),
-            rng.choice((0, 100, (1 << 63) - 1, _garbage(rng))),
-            rng.choice((0.0, 0.001, 1e300, _garbage(rng))),
+            rng.choice((100, 5000, (1 << 63) - 1, _garbage(rng))),
+            rng.choice((0.001, 0.002, 1e300, _garbage(rng))),
         ]  # fmt: skip
+        if not args[6] and not args[7]:  # no limit at all: keep a whole deal's solve short
+            args[7] = 0.001
         for entry in (core.solve, core.card_values):
             try:
                 entry(context, *args)
                 answered += 1
-            except JassError:
+            except JassError:  # noqa: PERF203
                 refused += 1
     assert answered > 0
     assert refused > 0
@@ -221,21 +231,32 @@ def test_fuzzed_rules_kernels_and_play_outs_answer_or_raise() -> None:
             fields = list(good)
             fields[rng.randrange(16)] = _garbage(rng)
             data = tuple(fields)
-        calls = (
-            lambda: core.new_context(data, rng.choice((1, 1 << 20, _garbage(rng))), 15),
-            lambda: core.legal_mask(data, rng.choice((0, 511, _garbage(rng))), rng.choice(((), (3,), _garbage(rng)))),
-            lambda: core.trick_winner(data, rng.choice(((1, 2), (), (40,), _garbage(rng)))),
-            lambda: core.play_out(data, _hands(rng), 0, (), 0, 0, rng.randrange(10), rng.randrange(10), rng.choice((b"\1" * 144, b"", _garbage(rng)))),
-            lambda: core.random_hand(data, rng.choice((b"\7" * 288, b"\1", _garbage(rng)))),
-            lambda: core.random_hands(data, rng.choice((0, 3, -1, _garbage(rng))), rng.choice((1, _garbage(rng)))),
-        )  # fmt: skip
-        try:
-            rng.choice(calls)()
-        except JassError:
-            pass
+        _fuzz_once(core, data, rng)
     # The context wrapper names what is wrong.
     with pytest.raises(JassError, match="table_limit"):
         native.NativeContext(Contract.OBENABE, rules.SCHIEBER, table_limit=-5)
+
+
+def _fuzz_once(core: Any, data: object, rng: random.Random) -> None:
+    """One random call of a rules-taking entry point: an answer or a JassError."""
+    pick = rng.randrange(6)
+    with contextlib.suppress(JassError):
+        if pick == 0:
+            core.new_context(data, rng.choice((1, 1 << 20, _garbage(rng))), 15)
+        elif pick == 1:
+            trick = rng.choice(((), (3,), _garbage(rng)))
+            core.legal_mask(data, rng.choice((0, 511, _garbage(rng))), trick)
+        elif pick == 2:
+            core.trick_winner(data, rng.choice(((1, 2), (), (40,), _garbage(rng))))
+        elif pick == 3:
+            draws = rng.choice((b"\1" * 144, b"", _garbage(rng)))
+            won = (rng.randrange(10), rng.randrange(10))
+            core.play_out(data, _hands(rng), 0, (), 0, 0, *won, draws)
+        elif pick == 4:
+            core.random_hand(data, rng.choice((b"\7" * 288, b"\1", _garbage(rng))))
+        else:
+            # Counts that are not ints or out of range (a huge valid count would only be slow).
+            core.random_hands(data, rng.choice((0, 3, -1, 1 << 41, 1 << 200, "x", None, 2.5)), 1)
 
 
 def test_the_binding_names_the_bad_input() -> None:

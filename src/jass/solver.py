@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from jass.engine.game import Game
-    from jass.search.worlds import Analysis, CardValues
+    from jass.search.values import Analysis, CardValues
 
 __all__ = [
     "BACKENDS",
@@ -1054,20 +1054,23 @@ def card_values_batch(
     return game_batch(game, worlds, threads, node_limit, time_limit, backend)
 
 
-def analyze(record: Mapping[str, Any], *, backend: str = "auto") -> Analysis:
+def analyze(
+    record: Mapping[str, Any], *, backend: str = "auto", first_trick: int = 0
+) -> Analysis:
     """Double-dummy analysis of a game record (:mod:`jass.records`): every card played.
 
+    ``first_trick`` leaves out each hand's earlier tricks (they take the longest to solve).
     See :func:`jass.search.worlds.analyze_game`.
 
     >>> import jass
     >>> from jass.bots import RuleBot, play_hand
     >>> g = play_hand(jass.Game.new(jass.rules.JASSKIT, seed=2).deal(), [RuleBot()] * 4)
     >>> from jass.records import record
-    >>> report = analyze(record(g))
-    >>> len(report.plays)
-    36
+    >>> report = analyze(record(g), first_trick=6)
+    >>> len(report.plays), all(p.lost >= 0 for p in report.plays)
+    (12, True)
     """
     from jass.records import replay  # noqa: PLC0415
     from jass.search.worlds import analyze_game  # noqa: PLC0415
 
-    return analyze_game(replay(record), backend)
+    return analyze_game(replay(record), backend, first_trick)

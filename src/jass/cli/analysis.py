@@ -9,7 +9,7 @@ positions (the costliest plays) with every hand open.
 >>> g = play_hand(jass.Game.new(jass.rules.JASSKIT, seed=2).deal(), [RuleBot()] * 4)
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (folder / "g.json").write_text(jass.records.dumps(g), encoding="utf-8")
->>> text = analyze_file(folder / "g.json", folder / "key.svg")
+>>> text = analyze_file(folder / "g.json", folder / "key.svg", first_trick=6)
 >>> text.splitlines()[0], (folder / "key.svg").read_text().startswith("<svg")
 ('hand trick seat card  makes  lost  best', True)
 """
@@ -27,10 +27,12 @@ from jass.svg import table
 __all__ = ["analyze_file", "key_positions_svg"]
 
 
-def analyze_file(path: Path, svg: Path | None = None, backend: str = "auto") -> str:
+def analyze_file(
+    path: Path, svg: Path | None = None, backend: str = "auto", first_trick: int = 0
+) -> str:
     """Analyze the game record at ``path``; write the key positions to ``svg`` if given."""
     game = loads(Path(path).read_text(encoding="utf-8"))
-    analysis = analyze_game(game, backend)
+    analysis = analyze_game(game, backend, first_trick)
     if svg is not None:
         Path(svg).write_text(key_positions_svg(game, analysis), encoding="utf-8")
     return analysis.text()

@@ -214,7 +214,8 @@ def _replay(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     from jass.cli.analysis import analyze_file  # noqa: PLC0415  (the solver, on demand)
 
-    print(analyze_file(Path(args.file), Path(args.svg) if args.svg else None))
+    svg = Path(args.svg) if args.svg else None
+    print(analyze_file(Path(args.file), svg, first_trick=args.from_trick - 1))
     return 0
 
 
@@ -435,6 +436,10 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     analyze.add_argument("file", help="a game record (`jass watch --save`)")
     analyze.add_argument("--svg", help="also draw the key positions into this SVG file")
+    analyze.add_argument(
+        "--from-trick", type=int, default=1, choices=range(1, 10), metavar="N",
+        help="analyze each hand from its Nth trick on (the first tricks take longest)",
+    )  # fmt: skip
     rules = command(
         "rules", "list the presets and the options",
         "List the rule presets and the rule options.",

@@ -72,7 +72,7 @@ class NativeContext:
     >>> NativeContext(Contract.OBENABE, rules.SCHIEBER, table_limit=0)
     Traceback (most recent call last):
     ...
-    jass.errors.InvalidInputError: table_limit must be 1 to 2**40 entries, got 0
+    jass.errors.InvalidInputError: table_limit is out of range 1-1099511627776
     """
 
     def __init__(

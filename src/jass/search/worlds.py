@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
-import attrs
-
 from jass.core.cards import CARDS, Card, CardSet
 from jass.core.play import legal_mask, trick_winner
 from jass.core.scoring import team_match_bonus
@@ -37,6 +35,7 @@ from jass.engine.actions import Play
 from jass.engine.hand import Phase
 from jass.errors import InvalidInputError
 from jass.rules import UndertrumpRule
+from jass.search.values import Analysis, CardValues, PlayAnalysis
 from jass.solver import Solver, native_backend, side_points
 
 if TYPE_CHECKING:
@@ -45,35 +44,6 @@ if TYPE_CHECKING:
     from jass.engine.hand import HandInfo
 
 __all__ = ["Analysis", "CardValues", "PlayAnalysis", "analyze_game", "batch", "values"]
-
-
-@attrs.frozen
-class CardValues:
-    """The value of each legal card of one position.
-
-    Attributes:
-        differences: each legal card's difference (the side's points minus the opponents',
-            bonuses counted), the proven lower bound when not exact.
-        upper: each card's proven upper bound (equal to its difference when exact).
-        points: what the side makes with each card (from its difference).
-        exact: whether every value is exact.
-        nodes: positions searched.
-
-    >>> c = Card.parse("AS")
-    >>> CardValues({c: 3}, {c: 3}, {c: 80}, True, 1).best()
-    (Card.parse('AS'),)
-    """
-
-    differences: dict[Card, int]
-    upper: dict[Card, int]
-    points: dict[Card, int]
-    exact: bool
-    nodes: int
-
-    def best(self) -> tuple[Card, ...]:
-        """The cards of the highest value, ascending."""
-        top = max(self.differences.values())
-        return tuple(sorted(c for c, v in self.differences.items() if v == top))
 
 
 def values(
@@ -93,8 +63,8 @@ def values(
     """
     held = [int(h) for h in hands]
     seen, seat = solver.check_position(held, leader, trick, tricks)
-    own, theirs = solver._bonuses(seen, leader, trick, tricks, declaring_team)  # noqa: SLF001
-    left = solver._left_points(seen) + 5  # noqa: SLF001
+    own, theirs = solver._bonuses(seen, leader, trick, tricks, declaring_team)
+    left = solver._left_points(seen) + 5
     if solver.native is not None:
         found, exact, nodes, _ = solver.native.card_values(
             held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
@@ -119,17 +89,20 @@ def _python_values(
     declaring_team: int,
     node_limit: int | None,
     time_limit: float | None,
+    only: int | None = None,
 ) -> tuple[dict[Card, int], dict[Card, int], bool, int]:
-    """The reference: play each legal card, solve what follows, and add up."""
+    """The reference: play each legal card (or ``only`` that one), solve what follows, add up."""
     contract, rules = solver.contract, solver.ruleset
     strict = rules.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
     table = contract.card_points(old_undenufe=rules.old_undenufe)
-    sign = solver._sign  # noqa: SLF001
+    sign = solver._sign
     side = seat & 1
     lows: dict[Card, int] = {}
     highs: dict[Card, int] = {}
     exact, nodes = True, 0
     for card in CardSet(legal_mask(held[seat], trick, contract, strict)):
+        if only is not None and card != only:
+            continue
         hands = list(held)
         hands[seat] ^= 1 << card
         after = [*trick, int(card)]
@@ -239,65 +212,14 @@ def game_batch(
     )  # fmt: skip
 
 
-@attrs.frozen
-class PlayAnalysis:
-    """One card played, double dummy.
+def analyze_game(game: Game, backend: str = "auto", first_trick: int = 0) -> Analysis:
+    """Replay ``game`` from its start and analyze each card played, all hands known.
 
-    Attributes:
-        action: the play's index in the game's history.
-        hand: the hand's number in the game (0 first).
-        trick: the trick's number in the hand (0-8).
-        seat: who played it.
-        card: the card played.
-        best: the cards that keep the side's best value.
-        lost: the points the card gave away (what the side makes with a best card, less what
-            it makes after this one).
-        points: what the side makes with this card and best play after it.
+    ``first_trick`` (0-8) leaves out the cards of each hand's earlier tricks: the first
+    tricks take the longest to solve.
     """
-
-    action: int
-    hand: int
-    trick: int
-    seat: int
-    card: Card
-    best: tuple[Card, ...]
-    lost: int
-    points: int
-
-
-@attrs.frozen
-class Analysis:
-    """The double-dummy analysis of a game: :class:`PlayAnalysis` of every card played.
-
-    >>> play = PlayAnalysis(5, 0, 1, 1, Card.parse("AS"), (Card.parse("6S"),), 12, 40)
-    >>> Analysis((play,)).key_plays() == (play,)
-    True
-    """
-
-    plays: tuple[PlayAnalysis, ...]
-
-    def key_plays(self, count: int = 3) -> tuple[PlayAnalysis, ...]:
-        """The ``count`` plays that gave the most points away (earliest first on a tie)."""
-        costly = sorted((p for p in self.plays if p.lost), key=lambda p: (-p.lost, p.action))
-        return tuple(costly[:count])
-
-    def text(self) -> str:
-        """A table, one line a card; a star marks a card that gave points away."""
-        lines = ["hand trick seat card  makes  lost  best"]
-        for p in self.plays:
-            mark = "*" if p.lost else " "
-            best = " ".join(str(c) for c in p.best)
-            lines.append(
-                f"{p.hand:>4} {p.trick + 1:>5} {p.seat:>4} {p.card!s:>4}{mark} {p.points:>5}"
-                f" {p.lost:>5}  {best}"
-            )
-        total = [sum(p.lost for p in self.plays if p.seat & 1 == team) for team in (0, 1)]
-        lines.append(f"points given away: team 0 (seats 0, 2) {total[0]}, team 1 {total[1]}")
-        return "\n".join(lines)
-
-
-def analyze_game(game: Game, backend: str = "auto") -> Analysis:
-    """Replay ``game`` from its start and analyze each card played, all hands known."""
+    if isinstance(first_trick, bool) or first_trick not in range(9):
+        raise InvalidInputError(f"first_trick must be 0-8, got {first_trick!r}")
     from jass.engine.game import Game as GameClass  # noqa: PLC0415  (typing only above)
 
     setup = game.setup
@@ -309,7 +231,11 @@ def analyze_game(game: Game, backend: str = "auto") -> Analysis:
     solvers: dict[object, Solver] = {}
     hand_number = 0
     for index, action in enumerate(game.history):
-        if isinstance(action, Play) and current.phase is Phase.PLAY:
+        if (
+            isinstance(action, Play)
+            and current.phase is Phase.PLAY
+            and sum(current.tricks_won) >= first_trick
+        ):
             contract, leader, hand = _decision(current)
             key = (contract, int(hand.declaring_team))
             solver = solvers.get(key)
@@ -322,11 +248,12 @@ def analyze_game(game: Game, backend: str = "auto") -> Analysis:
             top = max(v.points.values())
             seat = current.to_move
             assert seat is not None  # noqa: S101
+            played = v.points[action.card]
+            trick = sum(current.tricks_won)
+            best = v.best()
+            lost = top - played
             plays.append(
-                PlayAnalysis(
-                    index, hand_number, sum(current.tricks_won), int(seat), action.card, v.best(),
-                    top - v.points[action.card], v.points[action.card],
-                )  # fmt: skip
+                PlayAnalysis(index, hand_number, trick, int(seat), action.card, best, lost, played)
             )
         before = current.hands_played
         current = current.apply(action)
