@@ -65,3 +65,26 @@ def test_the_command_prints_a_table_and_draws_the_key_positions(
 def test_a_bad_first_trick_is_refused() -> None:
     with pytest.raises(InvalidInputError, match="first_trick"):
         analyze(record(_game()), first_trick=9)
+
+
+def test_a_batch_from_a_bots_view_equals_the_batch_from_the_game() -> None:
+    """The SearchBot path: worlds sampled from a view, solved in one batch on two threads."""
+    import random  # noqa: PLC0415
+
+    from jass.search.sampling import sample_deals  # noqa: PLC0415
+    from jass.solver import card_values_batch  # noqa: PLC0415
+
+    game = jass.Game.new(jass.rules.SCHIEBER, seed=3).deal().choose("hearts")
+    rng = random.Random(5)
+    for _ in range(23):
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    assert game.to_move is not None
+    held = 0
+    for hand in game.hands:
+        held |= int(hand)
+    deals = sample_deals(game.view(game.to_move), 6, random.Random(1))
+    worlds = [[int(h) & held for h in deal] for deal in deals]
+    from_view = card_values_batch(game.view(game.to_move), worlds, threads=2)
+    from_game = card_values_batch(game, worlds, backend="python")
+    assert [v.differences for v in from_view] == [v.differences for v in from_game]
+    assert all(set(v.differences) == set(game.legal_moves()) for v in from_view)

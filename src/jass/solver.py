@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from jass.engine.game import Game
+    from jass.engine.view import PlayerView
     from jass.search.values import Analysis, CardValues
 
 __all__ = [
@@ -1029,7 +1030,7 @@ def card_values(
 
 
 def card_values_batch(
-    game: Game,
+    game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     *,
     threads: int = 1,
@@ -1039,8 +1040,12 @@ def card_values_batch(
 ) -> list[CardValues]:
     """The card values of one decision in many sampled ``worlds`` (four hands each).
 
-    ``game`` gives the decision (contract, rules, trick, tricks taken, who is to move);
-    each world replaces the hands. See :func:`jass.search.worlds.batch`.
+    ``game`` (a :class:`~jass.Game` or a bot's :class:`~jass.PlayerView`) gives the decision
+    (contract, rules, trick, tricks taken, who is to move); each world gives the four hands
+    (the cards still held). One solver, and its table, serves all the worlds of a thread;
+    ``threads`` spreads the worlds (the native core searches them in parallel). The result
+    lists each world's :class:`~jass.search.values.CardValues`, in order: average their
+    ``differences`` per card to play by Monte Carlo. See :func:`jass.search.worlds.batch`.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("obenabe")

@@ -33,6 +33,7 @@ from jass.core.play import legal_mask, trick_winner
 from jass.core.scoring import team_match_bonus
 from jass.engine.actions import Play
 from jass.engine.hand import Phase
+from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.rules import UndertrumpRule
 from jass.search.values import Analysis, CardValues, PlayAnalysis
@@ -139,7 +140,7 @@ def _python_values(
 
 
 def batch(
-    game: Game,
+    game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     *,
     threads: int = 1,
@@ -149,15 +150,17 @@ def batch(
 ) -> list[CardValues]:
     """The card values of ``game``'s decision in each world (four hands, the cards in play).
 
+    ``game`` may be a :class:`~jass.PlayerView` (a bot's), whose worlds come from
+    :func:`~jass.sample_deals` with the cards played taken out.
+
     Each thread keeps one solver for all its worlds, so its table carries over. ``threads``
     above 1 spreads the worlds over that many threads (in parallel on the native core).
     """
-    contract, leader, hand = _decision(game)
+    contract, leader, tricks, declaring = _position_of(game)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise InvalidInputError(f"threads must be a positive int, got {threads!r}")
     native_backend(backend)  # validate it here, before any thread starts
     trick = [int(c) for c in game.trick]
-    tricks, declaring = game.tricks_won, int(hand.declaring_team)
     local = threading.local()
 
     def one(world: Sequence[int]) -> CardValues:
@@ -175,6 +178,21 @@ def batch(
         return [one(world) for world in worlds]
     with ThreadPoolExecutor(max_workers=min(threads, len(worlds))) as pool:
         return list(pool.map(one, worlds))
+
+
+def _position_of(state: Game | PlayerView) -> tuple[Contract, int, tuple[int, int], int]:
+    """A game's or a view's decision: contract, trick leader, tricks taken, declaring team."""
+    if isinstance(state, PlayerView):
+        if state.phase is not Phase.PLAY or state.contract is None or state.chooser is None:
+            raise InvalidInputError("card values need a view in the play phase")
+        won = [0, 0]
+        for done in state.tricks:
+            won[int(done.winner) & 1] += 1
+        lead = state.trick_leader
+        assert lead is not None  # noqa: S101
+        return state.contract, int(lead), (won[0], won[1]), int(state.chooser) & 1
+    contract, first, hand = _decision(state)
+    return contract, first, state.tricks_won, int(hand.declaring_team)
 
 
 def _decision(game: Game) -> tuple[Contract, int, HandInfo]:
@@ -198,7 +216,7 @@ def game_card_values(
 
 
 def game_batch(
-    game: Game,
+    game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     threads: int,
     node_limit: int | None,
