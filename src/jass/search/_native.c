@@ -730,7 +730,7 @@ static int probe(Ctx *c, const Root *root, int target, int only) {
  * value, the same card in the last world) needs two or three probes. `good` receives the
  * root card of the last probe that reached its target, or keeps its value. */
 static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
-                  int *hi_out, int *good) {
+                  int *hi_out, int *good, int *good_value) {
     int left = root->left;
     int lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
     int steps = 0, target = guess;
@@ -743,7 +743,10 @@ static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, in
         int value = probe(c, root, target, only);
         if (c->stopped) break;
         if (value >= target) {
-            if (good && c->root_best >= 0) *good = c->root_best;
+            if (good && c->root_best >= 0) {
+                *good = c->root_best;
+                *good_value = value; /* the card makes at least this */
+            }
             /* Without a match the difference has the parity of left. */
             if (-left <= value && value <= left) value += (value - left) & 1;
             lo = value < hi ? value : hi;
@@ -798,7 +801,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     while (cap * 2 <= (uint64_t)limit) cap *= 2;
     c->tt_limit = cap;
     c->bonus[0] = c->bonus[1] = -1;
-    if (tt_alloc(c, cap < 16384 ? cap : 16384) < 0) {
+    if (tt_alloc(c, cap < 1024 ? cap : 1024) < 0) {
         free(c);
         return PyErr_NoMemory();
     }
@@ -957,12 +960,15 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     int list[9];
     Py_BEGIN_ALLOW_THREADS
     int n = root_moves(c, &root, list);
-    exact = bisect(c, &root, -1, c->last_value, c->has_last, &lo, &hi, &last_good);
+    int good_value = INT_MIN;
+    exact = bisect(c, &root, -1, c->last_value, c->has_last, &lo, &hi, &last_good, &good_value);
     if (exact) {
         c->last_value = lo;
         c->has_last = 1;
+        /* A probe's card that made at least the value is a best card: no search for one. */
+        if (last_good >= 0 && good_value >= lo) best = last_good;
     }
-    if (exact) {
+    if (exact && best < 0) {
         for (int i = 0; i < n && best < 0; i++) {
             int v = probe(c, &root, lo, list[i]);
             if (c->stopped) break;
@@ -1012,7 +1018,7 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
             int card = list[i];
             int guessed = c->card_known[card] || i > 0;
             int guess = c->card_known[card] ? c->card_value[card] : (i ? lo[i - 1] : 0);
-            if (bisect(c, &root, card, guess, guessed, &l, &h, NULL)) {
+            if (bisect(c, &root, card, guess, guessed, &l, &h, NULL, NULL)) {
                 c->card_value[card] = l;
                 c->card_known[card] = 1;
             }
