@@ -72,7 +72,7 @@ class NativeContext:
     >>> NativeContext(Contract.OBENABE, rules.SCHIEBER, table_limit=0)
     Traceback (most recent call last):
     ...
-    jass.errors.InvalidInputError: table_limit is out of range 1-1099511627776
+    jass.errors.InvalidInputError: table_limit is out of range 1-1099511627776, got 0
     """
 
     def __init__(
@@ -83,10 +83,14 @@ class NativeContext:
         table_limit: int = 4_000_000,
         features: int = _ALL_FEATURES,
     ) -> None:
+        if (
+            isinstance(table_limit, bool)
+            or not isinstance(table_limit, int)
+            or not 1 <= table_limit <= 1 << 40
+        ):
+            raise InvalidInputError(f"table_limit is out of range 1-{1 << 40}, got {table_limit!r}")
         if core is None:
             raise InvalidInputError("the native search core is not available (NATIVE is False)")
-        if isinstance(table_limit, bool) or not isinstance(table_limit, int):
-            raise InvalidInputError(f"table_limit must be an int, got {table_limit!r}")
         self.rules = rule_data(contract, ruleset)
         self._context: Any = core.new_context(self.rules, table_limit, features)
 

@@ -60,7 +60,8 @@ class PlayAnalysis:
         best: the cards that keep the side's best value.
         lost: the points the card gave away (what the side makes with a best card, less what
             it makes after this one).
-        points: what the side makes with this card and best play after it.
+        points: what the side makes with this card and best play after it, from this
+            position on (the tricks already taken are not counted).
     """
 
     action: int
