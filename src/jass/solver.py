@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
 
@@ -113,6 +113,7 @@ _FRESH_STACK_CARDS: Final = 6
 _THREADS = sys.platform not in ("emscripten", "wasi")
 #: Each suit's bit offset in a mask, and its number as placed in a class-table key.
 _SHIFTS: Final = tuple((9 * suit, suit << 18) for suit in range(4))
+_T = TypeVar("_T")
 #: Beyond any value.
 _INFINITY: Final = 10_000
 #: The cards (plain ints) of each 9-bit pattern of each suit.
@@ -419,10 +420,17 @@ class Solver:
         node_limit: int | None,
         time_limit: float | None,
     ) -> Solution:
-        assert self.native is not None  # noqa: S101
-        lo, hi, best, exact, nodes, used = self.native.solve(
-            held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
-        )
+        native = self.native
+        assert native is not None  # noqa: S101
+
+        def run() -> tuple[int, int, int, bool, int, int]:
+            return native.solve(
+                held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
+            )
+
+        # Long solves on a thread of their own, so that Ctrl-C stops them (cancel()).
+        long = held[(leader + len(trick)) & 3].bit_count() >= _FRESH_STACK_CARDS
+        lo, hi, best, exact, nodes, used = self._on_fresh_stack(run) if long else run()
         self.nodes = nodes
         seen = held[0] | held[1] | held[2] | held[3] | sum(1 << c for c in trick)
         own, theirs = self._bonuses(seen, leader, trick, tricks, declaring_team)
@@ -450,9 +458,7 @@ class Solver:
         theirs = bonus[side ^ 1] if taken[0] == 0 else 0
         return own, theirs
 
-    def _on_fresh_stack(
-        self, search: Callable[[], tuple[int, int, int | None, bool]]
-    ) -> tuple[int, int, int | None, bool]:
+    def _on_fresh_stack(self, search: Callable[[], _T]) -> _T:
         """Run ``search`` in a new thread, whose frame stack starts empty.
 
         CPython 3.11 keeps frames in 16 KiB chunks and frees a chunk as soon as the frame that
@@ -461,10 +467,11 @@ class Solver:
         thread's stack starts at the beginning of a chunk, and the search fits in one. Starting
         the thread costs about 0.5 ms (caches on another core), so short solves stay put.
         Where no thread can start (Pyodide, WASI) the search runs here: only slower, at times.
+        A native solve runs there too, so that an interrupt can cancel it.
         """
         if not _THREADS:
             return search()
-        box: list[tuple[int, int, int | None, bool] | BaseException] = []
+        box: list[_T | BaseException] = []
 
         def run() -> None:
             try:
@@ -483,6 +490,8 @@ class Solver:
             worker.join()
         except BaseException:
             self._limit = 0  # an interrupt: the search stops at its next position
+            if self.native is not None:
+                self.native.cancel()
             worker.join()
             raise
         outcome = box[0]

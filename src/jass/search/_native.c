@@ -277,6 +277,7 @@ typedef struct {
     int stopped;
     int root_best;
     int busy;
+    volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last;       /* the last solve's value: the next one's guess */
     int card_value[36], card_known[36]; /* each card's last value, for card_values */
     int features; /* bit 0: table, bit 1: ordering, bit 2: merging, bit 3: bounds */
@@ -620,7 +621,7 @@ static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
 static int search_trick(Ctx *c, int target, int *chosen) {
     const Rules *r = &c->r;
     if (chosen) *chosen = -1;
-    if (++c->nodes > c->node_limit) { c->stopped = 1; return 0; }
+    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
     if (c->deadline > 0 && !(c->nodes & 1023) && now_seconds() > c->deadline) {
         c->stopped = 1;
         return 0;
@@ -903,6 +904,7 @@ static int read_limits(Ctx *c, long long node_limit, double time_limit) {
     }
     c->nodes = 0;
     c->stopped = 0;
+    c->cancel = 0;
     c->node_limit = node_limit ? (uint64_t)node_limit : UINT64_MAX;
     c->deadline = time_limit > 0 ? now_seconds() + time_limit : 0;
     return 0;
@@ -1266,6 +1268,15 @@ static PyObject *py_random_hands(PyObject *self, PyObject *args) {
     return Py_BuildValue("LLL", n, sum0, sum1);
 }
 
+/* cancel(ctx): the running solve of ctx stops at its next position (an interrupt). */
+static PyObject *py_cancel(PyObject *self, PyObject *cap) {
+    (void)self;
+    Ctx *c = get_ctx(cap);
+    if (!c) return NULL;
+    c->cancel = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *set_error(PyObject *self, PyObject *cls) {
     (void)self;
     Py_XDECREF(InvalidInput);
@@ -1278,6 +1289,7 @@ static PyMethodDef methods[] = {
     {"_set_error", set_error, METH_O, "Set the exception class raised on bad input."},
     {"new_context", new_context, METH_VARARGS, "A solver context: (rules, table_limit, features)."},
     {"solve", solve, METH_VARARGS, "Solve a position."},
+    {"cancel", py_cancel, METH_O, "Stop the context's running solve."},
     {"card_values", card_values, METH_VARARGS, "The value of every legal card."},
     {"legal_mask", py_legal, METH_VARARGS, "The legal cards (kernel copy)."},
     {"trick_winner", py_winner, METH_VARARGS, "The trick's holder (kernel copy)."},

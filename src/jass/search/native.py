@@ -94,6 +94,11 @@ class NativeContext:
         self.rules = rule_data(contract, ruleset)
         self._context: Any = core.new_context(self.rules, table_limit, features)
 
+    def cancel(self) -> None:
+        """Stop this context's running solve (from another thread): it returns bounds."""
+        assert core is not None  # noqa: S101
+        core.cancel(self._context)
+
     def solve(
         self,
         hands: Sequence[int],
