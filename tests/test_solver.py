@@ -564,7 +564,8 @@ def test_a_small_node_limit_gives_bounds_and_a_legal_card(cards_left: int) -> No
 def test_a_time_limit_gives_bounds_and_a_legal_card() -> None:
     for index, contract in enumerate(Contract.all()):
         game = endgame(900 + index, contract, VARIANTS["DOUBLE_MATCH"], 36 - index % 4)
-        solution = solve(game, time_limit=0.02)
+        # The Python search (the core solves some of these within the limit).
+        solution = solve(game, time_limit=0.02, backend="python")
         assert not solution.exact
         assert check_bounds(game, solution, None) == []
 
@@ -724,7 +725,9 @@ def test_a_small_table_limit_keeps_the_table_small_and_the_answers_exact(table_l
         hand = game.hand_info
         assert hand is not None
         assert game.trick_leader is not None
-        capped = Solver(contract, VARIANTS["DOUBLE_MATCH"], table_limit=table_limit).solve(
+        capped = Solver(
+            contract, VARIANTS["DOUBLE_MATCH"], table_limit=table_limit, backend="python"
+        ).solve(
             [int(h) for h in game.hands],
             int(game.trick_leader),
             game.trick,
@@ -758,7 +761,7 @@ def test_long_solves_run_on_a_fresh_stack_and_stop_on_an_interrupt(
         real_join(thread, timeout)
 
     monkeypatch.setattr(threading.Thread, "join", interrupted_join)
-    solver = Solver(HEARTS, VARIANTS["SAME_AS_MATCH"])
+    solver = Solver(HEARTS, VARIANTS["SAME_AS_MATCH"], backend="python")
     started = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         solver.solve([int(h) for h in game.hands], int(game.trick_leader), (), (0, 0))
@@ -769,7 +772,7 @@ def test_long_solves_run_on_a_fresh_stack_and_stop_on_an_interrupt(
     small = endgame(7001, HEARTS, VARIANTS["SAME_AS_MATCH"], 12)
     assert small.trick_leader is not None
     before = threading.active_count()
-    result = Solver(HEARTS, VARIANTS["SAME_AS_MATCH"]).solve(
+    result = Solver(HEARTS, VARIANTS["SAME_AS_MATCH"], backend="python").solve(
         [int(h) for h in small.hands], int(small.trick_leader), small.trick, small.tricks_won
     )
     assert result.exact
@@ -800,7 +803,7 @@ def test_where_no_thread_starts_deep_solves_run_on_the_calling_thread(
         (endgame(7100, HEARTS, VARIANTS["SAME_AS_MATCH"], 28), None),
         (endgame(7101, OBENABE, VARIANTS["DOUBLE_MATCH"], 25), None),
     ]
-    threaded = [solve(game, node_limit=budget) for game, budget in positions]
+    threaded = [solve(game, node_limit=budget, backend="python") for game, budget in positions]
     assert [solution.exact for solution in threaded] == [False, True, True]
     tried = refuse_threads(monkeypatch)
     before = threading.active_count()
@@ -809,7 +812,7 @@ def test_where_no_thread_starts_deep_solves_run_on_the_calling_thread(
     recursion_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(depth + 40)
     try:
-        alone = [solve(game, node_limit=budget) for game, budget in positions]
+        alone = [solve(game, node_limit=budget, backend="python") for game, budget in positions]
     finally:
         sys.setrecursionlimit(recursion_limit)
     assert tried == ["jass-solver"] * 3

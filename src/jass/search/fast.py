@@ -9,6 +9,8 @@ test suite proves it. The rules come from their kernels (:func:`jass.core.play.l
 re-exported here, :func:`jass.core.play.trick_winner` and
 :func:`jass.core.scoring.credit_card_play`);
 the random loop inlines the first two, and ``tests/test_kernels.py`` checks those copies.
+With the native core (:data:`jass.search.native.NATIVE`) the random play-outs run in C, on
+the same random draws, so they play the very same cards.
 
 Only card play is modelled: trick points, the last trick's 5 and the match bonus. Weis and
 Stöck do not depend on the cards played, so rollouts leave them out.
@@ -32,6 +34,7 @@ from jass.core.play import legal_mask, trick_winner
 from jass.core.ruledata import RuleData, rule_data
 from jass.core.scoring import credit_card_play
 from jass.rules import SCHIEBER, RuleSet
+from jass.search.native import core
 
 __all__ = ["Policy", "legal_mask", "play_out", "random_hand"]
 
@@ -105,8 +108,15 @@ def play_out(
     (..., ...)
     """
     # Random cards come from 32-bit draws (at most 36 in a hand), all made in one call.
-    draw = iter(_DRAWS.unpack((rng or random.Random()).randbytes(144))).__next__
+    draws = (rng or random.Random()).randbytes(144)
     data = rule_data(contract, ruleset)
+    if policy is None and core is not None:
+        taken0, taken1, won0, won1 = core.play_out(
+            data, [int(h) for h in hands], leader,
+            [int(c) for c in trick], points[0], points[1], tricks[0], tricks[1], draws,
+        )  # fmt: skip
+        return _credit([taken0, taken1], [won0, won1], declaring_team, contract, ruleset)
+    draw = iter(_DRAWS.unpack(draws)).__next__
     if policy is None and not trick:
         return _random_out(
             [int(h) for h in hands], data, contract, leader, draw, ruleset, points, tricks,
@@ -259,7 +269,12 @@ def random_hand(
     >>> sum(random_hand(Contract.trump(Suit.HEARTS), random.Random(5))[0]) >= 157
     True
     """
-    numbers = _DEAL_AND_DRAWS.unpack(rng.randbytes(288))
+    randoms = rng.randbytes(288)
+    data = rule_data(contract, ruleset)
+    if core is not None:
+        taken0, taken1, won0, won1 = core.random_hand(data, randoms)
+        return _credit([taken0, taken1], [won0, won1], 0, contract, ruleset)
+    numbers = _DEAL_AND_DRAWS.unpack(randoms)
     # The deck sorted by 36 random keys (a tie, with probability below 10**-6, keeps the
     # natural order).
     deck = sorted(_DECK, key=numbers.__getitem__)
@@ -271,5 +286,4 @@ def random_hand(
     )
     hands = [first, second, third, _ALL ^ first ^ second ^ third]
     draw = iter(numbers[36:]).__next__
-    data = rule_data(contract, ruleset)
     return _random_out(hands, data, contract, 0, draw, ruleset, (0, 0), (0, 0), 0)
