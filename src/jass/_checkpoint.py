@@ -11,8 +11,9 @@ that are not the match's, are refused: the file belongs to another match.
 >>> path = os.path.join(tempfile.mkdtemp(), "match.jsonl")
 >>> saved = Checkpoint.open(path, {"n": 3}, plays_per_deal=1)
 >>> saved.append(0, 2, [(10, 1, 1, 0, 0), (-4, -1, 1, 0, 0)])
->>> Checkpoint.open(path, {"n": 3}, plays_per_deal=1).done
-{0: (2, [(10, 1, 1, 0, 0), (-4, -1, 1, 0, 0)])}
+>>> Checkpoint.open(path, {"n": 3}, plays_per_deal=1).done == {
+...     0: (2, [(10, 1, 1, 0, 0), (-4, -1, 1, 0, 0)])}
+True
 """
 
 from __future__ import annotations

@@ -30,7 +30,17 @@ __all__ = ["analyze_file", "key_positions_svg"]
 def analyze_file(
     path: Path, svg: Path | None = None, backend: str = "auto", first_trick: int = 0
 ) -> str:
-    """Analyze the game record at ``path``; write the key positions to ``svg`` if given."""
+    """Analyze the game record at ``path``; write the key positions to ``svg`` if given.
+
+    >>> import jass, tempfile
+    >>> from pathlib import Path
+    >>> from jass.bots import RuleBot, play_hand
+    >>> g = play_hand(jass.Game.new(jass.rules.JASSKIT, seed=2).deal(), [RuleBot()] * 4)
+    >>> path = Path(tempfile.mkdtemp()) / "game.json"
+    >>> _ = path.write_text(jass.records.dumps(g), encoding="utf-8")
+    >>> analyze_file(path, first_trick=8).splitlines()[0]
+    'hand trick seat card  makes  lost  best'
+    """
     game = loads(Path(path).read_text(encoding="utf-8"))
     analysis = analyze_game(game, backend, first_trick)
     if svg is not None:
@@ -39,7 +49,15 @@ def analyze_file(
 
 
 def key_positions_svg(game: object, analysis: Analysis, count: int = 3) -> str:
-    """One SVG picture: the position before each key play, all hands open, with a caption."""
+    """One SVG picture: the position before each key play, all hands open, with a caption.
+
+    >>> import jass
+    >>> from jass.bots import RuleBot, play_hand
+    >>> from jass.search.worlds import analyze_game
+    >>> g = play_hand(jass.Game.new(jass.rules.JASSKIT, seed=2).deal(), [RuleBot()] * 4)
+    >>> key_positions_svg(g, analyze_game(g, first_trick=7)).startswith("<svg")
+    True
+    """
     from jass.engine.game import Game  # noqa: PLC0415
 
     assert isinstance(game, Game)  # noqa: S101

@@ -95,7 +95,16 @@ class NativeContext:
         self._context: Any = core.new_context(self.rules, table_limit, features)
 
     def cancel(self) -> None:
-        """Stop this context's running solve (from another thread): it returns bounds."""
+        """Stop this context's running solve (from another thread): it returns bounds.
+
+        With nothing running it changes nothing: the next solve runs in full.
+
+        >>> from jass import Contract, rules
+        >>> if NATIVE:
+        ...     context = NativeContext(Contract.OBENABE, rules.SCHIEBER)
+        ...     context.cancel()
+        ...     assert context.solve([1 << 8, 1 << 7, 1 << 17, 1 << 16], 0, (), (4, 4), 0, 0, 0)[3]
+        """
         assert core is not None  # noqa: S101
         core.cancel(self._context)
 
@@ -110,6 +119,13 @@ class NativeContext:
         time_limit: float,
     ) -> tuple[int, int, int, bool, int, int]:
         """Solve: (lower, upper, best card, exact, nodes, table entries used).
+
+        >>> from jass import Contract, rules
+        >>> if NATIVE:  # AS, KS, AH, KH, one each, seat 0 leading: two tricks, 35 for each side
+        ...     context = NativeContext(Contract.OBENABE, rules.SCHIEBER)
+        ...     hands = [1 << 8, 1 << 7, 1 << 17, 1 << 16]
+        ...     solved = context.solve(hands, 0, (), (4, 4), 0, 0, 0.0)
+        ...     assert solved[:2] == (35, 35) and solved[3]
 
         ``node_limit`` and ``time_limit`` are 0 for none.
         """
@@ -130,7 +146,14 @@ class NativeContext:
         node_limit: int,
         time_limit: float,
     ) -> tuple[list[tuple[int, int, int]], bool, int, int]:
-        """Every legal card's (card, lower, upper), exact, nodes, table entries used."""
+        """Every legal card's (card, lower, upper), exact, nodes, table entries used.
+
+        >>> from jass import Contract, rules
+        >>> if NATIVE:  # seat 0 holds only the AS: one legal card
+        ...     context = NativeContext(Contract.OBENABE, rules.SCHIEBER)
+        ...     hands = [1 << 8, 1 << 7, 1 << 17, 1 << 16]
+        ...     found = context.card_values(hands, 0, (), (4, 4), 0, 0, 0.0)
+        ...     assert [card for card, _, _ in found[0]] == [8]"""
         assert core is not None  # noqa: S101
         values, exact, nodes, used = core.card_values(
             self._context, [int(h) for h in hands], leader, [int(c) for c in trick],

@@ -42,7 +42,13 @@ class CardValues:
     nodes: int
 
     def best(self) -> tuple[Card, ...]:
-        """The cards of the highest value, ascending."""
+        """The cards of the highest value, ascending.
+
+        >>> from jass import Card
+        >>> ace, six = Card.parse("AS"), Card.parse("6S")
+        >>> CardValues({ace: 10, six: -4}, {ace: 10, six: -4}, {ace: 30, six: 23}, True, 1).best()
+        (Card.parse('AS'),)
+        """
         top = max(self.differences.values())
         return tuple(sorted(c for c, v in self.differences.items() if v == top))
 
@@ -50,6 +56,10 @@ class CardValues:
 @attrs.frozen
 class PlayAnalysis:
     """One card played, double dummy.
+
+    >>> play = PlayAnalysis(5, 0, 1, 1, Card.parse("AS"), (Card.parse("6S"),), 12, 40)
+    >>> play.lost, [str(card) for card in play.best]  # the 6S would have kept 12 more points
+    (12, ['6S'])
 
     Attributes:
         action: the play's index in the game's history.
@@ -86,12 +96,23 @@ class Analysis:
     plays: tuple[PlayAnalysis, ...]
 
     def key_plays(self, count: int = 3) -> tuple[PlayAnalysis, ...]:
-        """The ``count`` plays that gave the most points away (earliest first on a tie)."""
+        """The ``count`` plays that gave the most points away (earliest first on a tie).
+
+        >>> free = PlayAnalysis(4, 0, 1, 0, Card.parse("KS"), (Card.parse("KS"),), 0, 50)
+        >>> costly = PlayAnalysis(5, 0, 1, 1, Card.parse("AS"), (Card.parse("6S"),), 12, 40)
+        >>> Analysis((free, costly)).key_plays() == (costly,)
+        True
+        """
         costly = sorted((p for p in self.plays if p.lost), key=lambda p: (-p.lost, p.action))
         return tuple(costly[:count])
 
     def text(self) -> str:
-        """A table, one line a card; a star marks a card that gave points away."""
+        """A table, one line a card; a star marks a card that gave points away.
+
+        >>> play = PlayAnalysis(5, 0, 1, 1, Card.parse("AS"), (Card.parse("6S"),), 12, 40)
+        >>> print(Analysis((play,)).text().splitlines()[1])
+           0     2    1   AS*    40    12  6S
+        """
         lines = ["hand trick seat card  makes  lost  best"]
         for p in self.plays:
             mark = "*" if p.lost else " "

@@ -62,6 +62,13 @@ def values(
     """Every legal card's value in a position (as :meth:`Solver.solve` takes it).
 
     On the native core one call; in Python one solve after each card (the reference).
+
+    >>> from jass import rules
+    >>> from jass.core.contracts import Contract
+    >>> hands = [int(CardSet.parse(h)) for h in ("AS 6H", "KS 7H", "QS 8H", "JS 9H")]
+    >>> v = values(Solver(Contract.OBENABE, rules.SCHIEBER), hands, 0, (), (4, 3))
+    >>> v.exact, sorted(str(card) for card in v.differences)
+    (True, ['6H', 'AS'])
     """
     held = [int(h) for h in hands]
     seen, seat = solver.check_position(held, leader, trick, tricks)
@@ -155,6 +162,14 @@ def batch(
 
     Each thread keeps one solver for all its worlds, so its table carries over. ``threads``
     above 1 spreads the worlds over that many threads (in parallel on the native core).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
+    >>> for _ in range(26):
+    ...     g = g.play(g.legal_moves().cards()[0])
+    >>> found = batch(g, [[int(h) for h in g.hands]] * 3, threads=2)
+    >>> len(found), found[0] == found[2]
+    (3, True)
     """
     contract, leader, tricks, declaring = _position_of(game)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -235,6 +250,12 @@ def analyze_game(game: Game, backend: str = "auto", first_trick: int = 0) -> Ana
 
     ``first_trick`` (0-8) leaves out the cards of each hand's earlier tricks: the first
     tricks take the longest to solve.
+
+    >>> import jass
+    >>> from jass.bots import RuleBot, play_hand
+    >>> g = play_hand(jass.Game.new(jass.rules.JASSKIT, seed=2).deal(), [RuleBot()] * 4)
+    >>> len(analyze_game(g, first_trick=7).plays)  # the last two tricks' eight cards
+    8
     """
     if isinstance(first_trick, bool) or first_trick not in range(9):
         raise InvalidInputError(f"first_trick must be 0-8, got {first_trick!r}")
