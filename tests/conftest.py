@@ -20,6 +20,9 @@ from hypothesis import settings
 
 from tests import kitenv
 
+# A helper of the JAX tests, which import it when JAX is there; no test of its own.
+collect_ignore = ["jax_replay.py"]
+
 settings.register_profile("jass", deadline=None)
 settings.register_profile("ci", settings.get_profile("jass"), derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "jass"))

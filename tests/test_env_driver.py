@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
+import numpy as np
 
 from jass import DeclareWeis, Game, Phase, Thank, rules
 from jass.engine.actions import DECLARE_WEIS_INDEX, NUM_ACTIONS

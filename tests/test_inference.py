@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+pytest.importorskip("numpy", reason="needs the rl extra")
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -153,7 +153,8 @@ class NativeContext:
         ...     context = NativeContext(Contract.OBENABE, rules.SCHIEBER)
         ...     hands = [1 << 8, 1 << 7, 1 << 17, 1 << 16]
         ...     found = context.card_values(hands, 0, (), (4, 4), 0, 0, 0.0)
-        ...     assert [card for card, _, _ in found[0]] == [8]"""
+        ...     assert [card for card, _, _ in found[0]] == [8]
+        """
         assert core is not None  # noqa: S101
         values, exact, nodes, used = core.card_values(
             self._context, [int(h) for h in hands], leader, [int(c) for c in trick],
