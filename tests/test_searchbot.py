@@ -323,3 +323,20 @@ def test_native_backend_is_refused_without_the_core(monkeypatch: pytest.MonkeyPa
     with pytest.raises(InvalidInputError, match="needs the native search core"):
         make_evaluator("native", solve_tricks=4)
     assert make_evaluator("auto", solve_tricks=4).name == "python"
+
+
+def test_the_command_line_knows_the_search_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    from jass.cli.commands import main
+    from jass.jasskit import BOT_KINDS, make_bot
+
+    assert main(["simulate", "--team-a", "search", "--team-b", "rule", "--deals", "1",
+                 "--rules", "JASSKIT", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"team_a": "search"' in out
+    assert main(["watch", "--bots", "search", "--rules", "JASSKIT", "--seed", "2"]) == 0
+    assert "SearchBot (16 weighted worlds a card)" in capsys.readouterr().out
+    assert "search" in BOT_KINDS
+    served = make_bot("search", 3, seconds=0.05)
+    assert isinstance(served, SearchBot)
+    assert served.time_limit == 0.05
+    assert served.samples == 16
