@@ -16,12 +16,14 @@ from typing import Any
 import pytest
 
 from jass import CardSet, Contract, Game, Phase, Thank, rules
-from jass.bots import Bot, RuleBot, SearchBot, play_game, play_hand
+from jass.bots import Bot, RuleBot, SearchBot, play_hand
 from jass.bots._evaluate import Position, PythonEvaluator, make_evaluator, misere_card, remaining
 from jass.bots._inference import InferenceModel, log_likelihood, resample
 from jass.engine.actions import DeclareWeis, Play, Shove
 from jass.engine.view import PlayerView
+from jass.cli.commands import main
 from jass.errors import InvalidInputError
+from jass.jasskit import BOT_KINDS, make_bot
 from jass.matches import play_match
 
 MISERE_RULES = rules.SCHIEBER_1000.evolve(contracts=[*Contract.standard(), Contract.MISERE])
@@ -294,7 +296,7 @@ def test_inference_finds_a_surprising_card_unlikely() -> None:
     likely = game.play(expected.card).view(watcher)
     unlikely = game.play(other).view(watcher)
     model = InferenceModel(contract=False)
-    options = bin(legal).count("1")
+    options = legal.bit_count()
     assert hand & legal
     assert log_likelihood(likely, deal, model) == pytest.approx(math.log(0.6 + 0.4 / options))
     assert log_likelihood(unlikely, deal, model) == pytest.approx(math.log(0.4 / options))
@@ -326,9 +328,6 @@ def test_native_backend_is_refused_without_the_core(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_command_line_knows_the_search_bot(capsys: pytest.CaptureFixture[str]) -> None:
-    from jass.cli.commands import main
-    from jass.jasskit import BOT_KINDS, make_bot
-
     assert main(["simulate", "--team-a", "search", "--team-b", "rule", "--deals", "1",
                  "--rules", "JASSKIT", "--json"]) == 0
     out = capsys.readouterr().out
