@@ -19,9 +19,9 @@ from jass import CardSet, Contract, Game, Phase, Thank, rules
 from jass.bots import Bot, RuleBot, SearchBot, play_hand
 from jass.bots._evaluate import Position, PythonEvaluator, make_evaluator, misere_card, remaining
 from jass.bots._inference import InferenceModel, log_likelihood, resample
+from jass.cli.commands import main
 from jass.engine.actions import DeclareWeis, Play, Shove
 from jass.engine.view import PlayerView
-from jass.cli.commands import main
 from jass.errors import InvalidInputError
 from jass.jasskit import BOT_KINDS, make_bot
 from jass.matches import play_match
