@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from jass import CardSet, Contract, Game, Phase, Thank, rules
+from jass import Card, CardSet, Contract, Game, Phase, Seat, Thank, rules
 from jass.bots import Bot, RuleBot, SearchBot, play_hand
 from jass.bots._evaluate import Position, PythonEvaluator, make_evaluator, misere_card, remaining
 from jass.bots._inference import InferenceModel, log_likelihood, resample
@@ -33,6 +33,13 @@ RULESETS = [
     rules.SCHIEBER_1000.evolve(weis_declaration="MANUAL", end_mode="THANK"),
     MISERE_RULES,
 ]
+
+
+def mover(game: Game) -> Seat:
+    """The seat to move (there is one)."""
+    seat = game.to_move
+    assert seat is not None
+    return seat
 
 
 class CheckedBot:
@@ -97,7 +104,7 @@ def test_search_bot_plays_whole_games_legally_and_never_thanks_falsely(
 def test_search_bot_never_thanks_before_the_target_is_proven() -> None:
     ruleset = rules.SCHIEBER_1000.evolve(end_mode="THANK")
     game = Game.new(ruleset, seed=4).deal()
-    view = game.view(game.to_move)
+    view = game.view(mover(game))
     assert any(isinstance(a, Thank) for a in view.legal_actions())
     assert max(view.scores) < ruleset.target
     assert not isinstance(SearchBot(1, samples=1, contract_samples=2).choose_action(view), Thank)
@@ -157,7 +164,7 @@ def test_search_bot_keeps_to_a_time_limit() -> None:
     game = Game.new(rules.JASSKIT, seed=2).deal().choose("obenabe")
     bot = SearchBot(1, samples=None, time_limit=0.05)
     start = time.perf_counter()
-    action = bot.choose_action(game.view(game.to_move))
+    action = bot.choose_action(game.view(mover(game)))
     assert time.perf_counter() - start < 1.0
     assert isinstance(action, Play)
 
@@ -172,7 +179,7 @@ def test_the_default_budget_is_documented_and_small() -> None:
 def deal_with(forehand_hand: str, seed: int = 1) -> Game:
     """A game whose forehand holds ``forehand_hand``; the other cards dealt in order."""
     probe = Game.new(rules.JASSKIT, seed=seed).deal()
-    forehand = int(probe.to_move)
+    forehand = int(mover(probe))
     mine = CardSet.parse(forehand_hand)
     rest = [c for c in range(36) if not int(mine) >> c & 1]
     hands: list[CardSet] = []
@@ -187,32 +194,32 @@ def deal_with(forehand_hand: str, seed: int = 1) -> Game:
 
 def test_search_bot_names_its_long_strong_trumps() -> None:
     game = deal_with("JH 9H AH KH 10H 6S AD AC 7C")
-    choice = SearchBot(1, contract_samples=16).choose_action(game.view(game.to_move))
+    choice = SearchBot(1, contract_samples=16).choose_action(game.view(mover(game)))
     assert choice.contract == Contract.parse("hearts")  # type: ignore[union-attr]
 
 
 def test_search_bot_shoves_a_hopeless_hand() -> None:
     game = deal_with("9S 10S 8H 9H 10D 9D 10C 8C QD")
-    choice = SearchBot(1, contract_samples=16).choose_action(game.view(game.to_move))
+    choice = SearchBot(1, contract_samples=16).choose_action(game.view(mover(game)))
     assert isinstance(choice, Shove)
 
 
 def test_search_bot_names_obenabe_with_the_aces_and_kings() -> None:
     game = deal_with("AS KS QS AH KH AD KD AC 6C")
-    choice = SearchBot(1, contract_samples=16).choose_action(game.view(game.to_move))
+    choice = SearchBot(1, contract_samples=16).choose_action(game.view(mover(game)))
     assert choice.contract == Contract.OBENABE  # type: ignore[union-attr]
 
 
 def test_contract_values_are_only_for_the_choice() -> None:
     game = Game.new(rules.JASSKIT, seed=2).deal().choose("obenabe")
     with pytest.raises(InvalidInputError, match="contract values are for the contract choice"):
-        SearchBot().contract_values(game.view(game.to_move))
+        SearchBot().contract_values(game.view(mover(game)))
 
 
 def test_manual_weis_declares_the_unbeatable_four_jacks() -> None:
     ruleset = rules.SCHIEBER.evolve(weis_declaration="MANUAL")
     probe = Game.new(ruleset, seed=1).deal()
-    forehand = int(probe.to_move)
+    forehand = int(mover(probe))
     mine = CardSet.parse("JS JH JD JC 6S 7S 8S AH KH")
     rest = [c for c in range(36) if not int(mine) >> c & 1]
     hands = []
@@ -221,7 +228,7 @@ def test_manual_weis_declares_the_unbeatable_four_jacks() -> None:
         if seat != forehand:
             rest = rest[9:]
     game = Game.new(ruleset, seed=1).deal(hands=tuple(hands)).choose("hearts")
-    view = game.view(game.to_move)
+    view = game.view(mover(game))
     options = [a for a in view.legal_actions() if isinstance(a, DeclareWeis)]
     assert len(options) > 2
     choice = SearchBot(1, contract_samples=6).choose_action(view)
@@ -250,8 +257,8 @@ def test_exact_card_values_agree_with_a_brute_force_minimax(seed: int, contract:
     rng = random.Random(seed)
     for _ in range(27 + seed):  # two or three tricks left, mid-trick for some seeds
         game = game.play(rng.choice(game.legal_moves().cards()))
-    view = game.view(game.to_move)
-    side = int(game.to_move) & 1
+    view = game.view(mover(game))
+    side = int(mover(game)) & 1
     cards = [int(c) for c in game.legal_moves()]
     world = remaining(game.hands, int(view.played))
     values = PythonEvaluator(solve_tricks=9).card_values(Position.of(view), [world], cards)[0]
@@ -266,7 +273,7 @@ def make_view(chooser_hand: str, contract: str) -> tuple[PlayerView, list[int], 
     partner's hands are swapped.
     """
     game = deal_with(chooser_hand).choose(contract)
-    forehand = int(game.to_move)
+    forehand = int(mover(game))
     watcher = (forehand + 1) & 3
     true = [int(h) for h in game.hands]
     swapped = list(true)
@@ -284,7 +291,7 @@ def test_inference_believes_the_chooser_holds_its_trumps() -> None:
 
 def test_inference_finds_a_surprising_card_unlikely() -> None:
     game = Game.new(rules.JASSKIT, seed=6).deal().choose("obenabe")
-    leader = int(game.to_move)
+    leader = int(mover(game))
     view_before = game.view(leader)
     hand = int(game.hands[leader])
     legal = int(game.legal_moves())
@@ -294,7 +301,7 @@ def test_inference_finds_a_surprising_card_unlikely() -> None:
     watcher = (leader + 1) & 3
     deal = [int(h) for h in game.hands]
     likely = game.play(expected.card).view(watcher)
-    unlikely = game.play(other).view(watcher)
+    unlikely = game.play(Card(other)).view(watcher)
     model = InferenceModel(contract=False)
     options = legal.bit_count()
     assert hand & legal
