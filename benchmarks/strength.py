@@ -17,7 +17,8 @@ The matches (``--matches``, comma-separated, or ``all``):
 - ``cheat-rule``: a cheating bot, which sees all four hands and plays SearchBot's evaluation
   on the one true world, against RuleBot: the ceiling that inference could still close.
 - ``curve``: SearchBot at each budget of ``--curve`` worlds per card against RuleBot.
-- ``noinf-mc``: SearchBot without inference (``candidates=1``) against MonteCarloBot(16).
+- ``inf-mc``: SearchBot with inference (``candidates=4, samples=16``, about the default's
+  time) against MonteCarloBot(16).
 - ``leaderboard``: every built-in bot against every other (RandomBot, RuleBot,
   MonteCarloBot(16), SearchBot): the table of ``docs/strength.rst``.
 
@@ -65,7 +66,7 @@ except ImportError:
 
 DEFAULT_MATCHES = "rule-random,mc-rule,search-mc,search-rule"
 ALL_MATCHES = (
-    "rule-random,mc-rule,search-mc,search-rule,search-ismcts,cheat-rule,curve,noinf-mc"
+    "rule-random,mc-rule,search-mc,search-rule,search-ismcts,cheat-rule,curve,inf-mc"
 )
 LEADERBOARD = "rule-random,mc-random,search-random,mc16-rule,search-rule,search-mc"
 
@@ -248,9 +249,9 @@ def matches(wanted: list[str], args: argparse.Namespace, monte_carlo: BotFactory
             chosen.append(("SearchBot vs MonteCarloBot(16)", search, mc16))
         elif key == "search-rule":
             chosen.append(("SearchBot vs RuleBot", search, RuleBot))
-        elif key == "noinf-mc":
-            chosen.append(("SearchBot(no inference) vs MC(16)",
-                           partial(SearchBot, candidates=1), mc16))
+        elif key == "inf-mc":
+            chosen.append(("SearchBot(inference) vs MC(16)",
+                           partial(SearchBot, candidates=4, samples=16), mc16))
         elif key == "cheat-rule":
             chosen.append(("CheatingBot vs RuleBot", CheatingBot, RuleBot))
         elif key == "search-ismcts":

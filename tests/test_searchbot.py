@@ -19,6 +19,7 @@ from jass import Card, CardSet, Contract, Game, Phase, Seat, Thank, rules
 from jass.bots import Bot, RuleBot, SearchBot, play_hand
 from jass.bots._evaluate import Position, PythonEvaluator, make_evaluator, misere_card, remaining
 from jass.bots._inference import InferenceModel, log_likelihood, resample
+from jass.bots.search import DEFAULT_SAMPLES
 from jass.cli.commands import main
 from jass.engine.actions import DeclareWeis, Play, Shove
 from jass.engine.view import PlayerView
@@ -84,11 +85,12 @@ def play_checked(ruleset: rules.RuleSet, seed: int, **budget: Any) -> tuple[Game
     return game, bots
 
 
+@pytest.mark.parametrize("candidates", [1, 3], ids=["uniform", "inference"])
 @pytest.mark.parametrize("ruleset", RULESETS, ids=["jasskit", "schieber1000", "manual", "misere"])
 def test_search_bot_plays_whole_games_legally_and_never_thanks_falsely(
-    ruleset: rules.RuleSet,
+    ruleset: rules.RuleSet, candidates: int
 ) -> None:
-    game, bots = play_checked(ruleset, seed=3)
+    game, bots = play_checked(ruleset, seed=3, candidates=candidates)
     assert game.phase in (Phase.DEAL, Phase.OVER)
     if ruleset.hands is None:
         assert game.is_over
@@ -171,7 +173,8 @@ def test_search_bot_keeps_to_a_time_limit() -> None:
 
 def test_the_default_budget_is_documented_and_small() -> None:
     bot = SearchBot()
-    assert bot.samples == 16
+    assert bot.samples == DEFAULT_SAMPLES == 32
+    assert bot.candidates == 1
     assert bot.time_limit is None
     assert bot.backend in ("python", "native")
 
@@ -340,9 +343,9 @@ def test_the_command_line_knows_the_search_bot(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert '"team_a": "search"' in out
     assert main(["watch", "--bots", "search", "--rules", "JASSKIT", "--seed", "2"]) == 0
-    assert "SearchBot (16 weighted worlds a card)" in capsys.readouterr().out
+    assert "SearchBot (32 sampled worlds a card)" in capsys.readouterr().out
     assert "search" in BOT_KINDS
     served = make_bot("search", 3, seconds=0.05)
     assert isinstance(served, SearchBot)
     assert served.time_limit == 0.05
-    assert served.samples == 16
+    assert served.samples == DEFAULT_SAMPLES

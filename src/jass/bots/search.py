@@ -53,10 +53,13 @@ from jass.errors import InvalidInputError
 from jass.rules import RuleSet
 from jass.search.sampling import DealSampler
 
-__all__ = ["DEFAULT_SAMPLES", "SearchBot"]
+__all__ = ["DEFAULT_CANDIDATES", "DEFAULT_SAMPLES", "SearchBot"]
 
-#: Worlds searched per card by default (pure Python: about 0.05 s a card on one core).
-DEFAULT_SAMPLES: Final = 16
+#: Worlds searched per card by default (pure Python: a few hundredths of a second a card).
+DEFAULT_SAMPLES: Final = 32
+#: Worlds drawn per world searched by default: 1, no inference. In pure Python, weighing
+#: 4 x 16 worlds costs as much as searching 32 uniform ones, which measured stronger.
+DEFAULT_CANDIDATES: Final = 1
 # Worlds searched between two looks at the clock under a time limit.
 _BATCH: Final = 4
 
@@ -71,7 +74,8 @@ class SearchBot:
         time_limit: seconds per decision (``None``, the default: no time limit). At least one
             of the two must be set; a bad budget raises :class:`~jass.InvalidInputError`.
         candidates: worlds drawn per world searched, for the inference to choose from
-            (1: no inference, uniform worlds as MonteCarloBot's).
+            (:data:`DEFAULT_CANDIDATES`, 1: no inference, uniform worlds as MonteCarloBot's;
+            4 is a good value to turn it on).
         contract_samples: worlds per contract when choosing the contract.
         solve_tricks: with the pure-Python engine, solve exactly from this many tricks left.
         backend: ``"auto"`` (the native core if present), ``"native"`` or ``"python"``.
@@ -87,7 +91,7 @@ class SearchBot:
         *,
         samples: int | None = DEFAULT_SAMPLES,
         time_limit: float | None = None,
-        candidates: int = 4,
+        candidates: int = DEFAULT_CANDIDATES,
         contract_samples: int = 24,
         solve_tricks: int = 4,
         backend: str = "auto",

@@ -75,7 +75,7 @@ def _bots_line(kind: str) -> str:
     """Which bots play, in one line."""
     budget = f" ({PLAY_SAMPLES} sampled deals a card)" if kind == "montecarlo" else ""
     if kind == "search":
-        budget = f" ({DEFAULT_SAMPLES} weighted worlds a card)"
+        budget = f" ({DEFAULT_SAMPLES} sampled worlds a card)"
     return f"{_BOT_NAMES[kind]}{budget}"
 
 
@@ -388,7 +388,7 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument(
         "--bots", choices=sorted(_BOTS), default="rule",
         help=f"the bots at the four seats (montecarlo: {PLAY_SAMPLES} deals a card; "
-        f"search: {DEFAULT_SAMPLES} weighted worlds)",
+        f"search: {DEFAULT_SAMPLES} sampled worlds)",
     )  # fmt: skip
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
