@@ -132,8 +132,10 @@ def heuristic_policy(contract: Contract) -> Policy:
     """RuleBot's card play as a rollout policy of :func:`jass.search.fast.play_out`.
 
     >>> from jass import Contract
-    >>> heuristic_policy(Contract.OBENABE)(0b11, 0b11, [], 0, 0b1111)
-    1
+    >>> from jass import Card, CardSet
+    >>> hand = int(CardSet.parse("AS 6S"))
+    >>> Card(heuristic_policy(Contract.OBENABE)(hand, hand, [], 0, (1 << 36) - 1))  # Bock
+    Card.parse('AS')
     """
     if contract.kind is ContractKind.MISERE:
 
