@@ -112,9 +112,13 @@ def test_search_bot_never_thanks_before_the_target_is_proven() -> None:
     assert not isinstance(SearchBot(1, samples=1, contract_samples=2).choose_action(view), Thank)
 
 
-def test_search_bot_repeats_itself_and_differs_with_the_seed() -> None:
+@pytest.mark.parametrize("candidates", [1, 3])
+def test_search_bot_repeats_itself_and_differs_with_the_seed(candidates: int) -> None:
     def history(seed: int) -> tuple[Any, ...]:
-        bots = [SearchBot(seed + seat, samples=3, contract_samples=3) for seat in range(4)]
+        bots = [
+            SearchBot(seed + seat, samples=3, contract_samples=3, candidates=candidates)
+            for seat in range(4)
+        ]
         return play_hand(Game.new(rules.SCHIEBER, seed=5), bots).history
 
     assert history(0) == history(0)
