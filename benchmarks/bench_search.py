@@ -1,14 +1,18 @@
 """Benchmarks of the search tools: ``python benchmarks/bench_search.py`` prints one table.
 
-- the fast path: complete random hands per second on int bitmasks, the deal included (the
-  best of several rounds, as timeit reports: the host's speed drifts);
-- the solver: exact solves with 5 and 7 tricks left, and full hands from the opening lead
-  with a time limit per deal (median and worst time over seeded deals, positions searched per
-  second, peak table size; a full hand's median and worst count only the exact solves);
-- MonteCarloBot: seconds per card decision with its default budget (1 s) and with 8 deals.
+Native core and pure Python on the same fixed positions, in one run, with their ratio:
 
-Each solve starts from a fresh :class:`~jass.solver.Solver`; the move tables the solvers of a
-contract share warm up over the deals, as they do in a bot.
+- the fast path: complete random hands per second (pure ``jass.search.fast``; with the core,
+  ``fast.random_hand`` through Python and the core's own loop, ``random_hands``);
+- the solver: exact solves with 5 and 7 tricks left, reached from seeded deals of mixed
+  contracts, and full hands from the opening lead with a time limit per deal (median, p95
+  and worst time; positions searched per second; peak table memory; exact solves);
+- the batch call: the card values of a 7-tricks-left decision over 32 sampled worlds;
+- MonteCarloBot: seconds per card decision with 8 deals and with its default budget (1 s).
+
+Each solve starts from a fresh :class:`~jass.solver.Solver`. The Python side of a row is
+skipped (shown as ``-``) when ``--python-deals`` is smaller than the row's deals: pure
+Python full hands take minutes each. ``JASS_PURE=1`` runs everything in pure Python.
 """
 
 from __future__ import annotations
@@ -18,11 +22,18 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 from jass import Contract, Game, rules
 from jass.bots import MonteCarloBot
-from jass.search.fast import random_hand
-from jass.solver import Solver
+from jass.core.ruledata import rule_data
+from jass.search import fast
+from jass.search.native import NATIVE, core
+from jass.search.sampling import sample_deals
+from jass.solver import Solution, Solver, card_values_batch
+
+#: Bytes a native table entry takes; Python's entries take about 400.
+_ENTRY_BYTES = {"native": 32, "python": 400}
 
 
 def position(seed: int, tricks_left: int) -> Game:
@@ -35,55 +46,127 @@ def position(seed: int, tricks_left: int) -> Game:
     return game
 
 
-def bench_fast(seconds: float, rounds: int = 5) -> str:
-    rng = random.Random(1)
-    contracts = Contract.standard()
+def _rate(run: Callable[[int], None], seconds: float, rounds: int = 5, chunk: int = 200) -> float:
     best = 0.0
     for _ in range(rounds):
         hands = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds / rounds:
-            for _ in range(200):
-                random_hand(contracts[hands % 6], rng)
-                hands += 1
+            run(chunk)
+            hands += chunk
         best = max(best, hands / (time.perf_counter() - start))
-    return f"{'fast path: random hands':<34} {best:>12,.0f} hands/s   (target 40,000)"
+    return best
 
 
-def bench_solver(tricks_left: int, deals: int, time_limit: float | None) -> str:
-    times, exact_times, nodes, tables = [], [], 0, 0
-    for seed in range(deals):
-        game = position(seed, tricks_left)
-        assert game.contract is not None
-        assert game.trick_leader is not None
-        solver = Solver(game.contract, game.ruleset)
-        start = time.perf_counter()
-        result = solver.solve(
-            [int(h) for h in game.hands],
-            int(game.trick_leader),
-            game.trick,
-            game.tricks_won,
-            time_limit=time_limit,
+def bench_fast(seconds: float) -> list[str]:
+    contracts = Contract.standard()
+    rng = random.Random(1)
+
+    def python_hands(n: int) -> None:
+        for i in range(n):
+            fast.random_hand(contracts[i % 6], rng)
+
+    module = vars(fast)  # fast's own names: its core switched off for the pure row
+    saved = module["core"]
+    module["core"] = None
+    try:
+        pure = _rate(python_hands, seconds)
+    finally:
+        module["core"] = saved
+    lines = [f"{'fast path: random hands, Python':<38} {pure:>12,.0f} hands/s"]
+    if core is not None:
+        through = _rate(python_hands, seconds)
+        data = rule_data(contracts[0], rules.SCHIEBER)
+        loop = _rate(lambda n: core.random_hands(data, n, 7), seconds, chunk=20_000)
+        lines.append(
+            f"{'  native, via fast.random_hand':<38} {through:>12,.0f} hands/s  "
+            f"({through / pure:.1f}x)"
         )
-        elapsed = time.perf_counter() - start
+        lines.append(
+            f"{'  native loop (random_hands)':<38} {loop:>12,.0f} hands/s  ({loop / pure:.0f}x)"
+        )
+    return lines
+
+
+def _solve(game: Game, backend: str, time_limit: float | None) -> tuple[Solution, float]:
+    assert game.contract is not None
+    assert game.trick_leader is not None
+    solver = Solver(game.contract, game.ruleset, backend=backend)
+    start = time.perf_counter()
+    result = solver.solve(
+        [int(h) for h in game.hands], int(game.trick_leader), game.trick, game.tricks_won,
+        time_limit=time_limit,
+    )  # fmt: skip
+    return result, time.perf_counter() - start
+
+
+def _row(tricks_left: int, deals: int, backend: str, limit: float | None) -> dict[str, float]:
+    times, exact_times, nodes, table = [], [], 0, 0
+    for seed in range(deals):
+        result, elapsed = _solve(position(seed, tricks_left), backend, limit)
         times.append(elapsed)
         nodes += result.nodes
-        tables = max(tables, result.table_size)
+        table = max(table, result.table_size)
         if result.exact:
             exact_times.append(elapsed)
-    label = f"solver, {tricks_left} tricks left"
-    if time_limit:
-        label += f" ({time_limit:g} s max)"
-    timing = (
-        f"median {statistics.median(exact_times) * 1000:>8.1f} ms, "
-        f"worst {max(exact_times) * 1000:>9.1f} ms"
+    exact_times.sort()
+    return {
+        "median": statistics.median(exact_times) if exact_times else float("nan"),
+        "p95": exact_times[min(len(exact_times) - 1, int(0.95 * len(exact_times)))]
         if exact_times
-        else f"{'no solve finished':<36}"
-    )
-    return (
-        f"{label:<34} {timing}, {nodes / sum(times):>9,.0f} positions/s, "
-        f"table {tables:>9,}, exact {len(exact_times)}/{deals}"
-    )
+        else float("nan"),
+        "worst": max(exact_times) if exact_times else float("nan"),
+        "rate": nodes / sum(times),
+        "memory": table * _ENTRY_BYTES[backend] / 1e6,
+        "exact": len(exact_times),
+        "deals": deals,
+    }
+
+
+def bench_solver(
+    tricks_left: int, deals: int, python_deals: int, limit: float | None
+) -> list[str]:
+    label = f"solver, {tricks_left} tricks left" + (f" ({limit:g} s max)" if limit else "")
+    rows = []
+    backends = ["native", "python"] if NATIVE else ["python"]
+    found = {}
+    for backend in backends:
+        count = deals if backend == "native" else min(deals, python_deals)
+        if count == 0:
+            continue
+        found[backend] = row = _row(tricks_left, count, backend, limit)
+        rows.append(
+            f"{label + ', ' + backend:<38} median {row['median'] * 1000:>9.2f} ms, "
+            f"p95 {row['p95'] * 1000:>9.1f} ms, worst {row['worst'] * 1000:>9.1f} ms, "
+            f"{row['rate']:>10,.0f} positions/s, table {row['memory']:>7.1f} MB, "
+            f"exact {row['exact']}/{row['deals']}"
+        )
+    if len(found) == 2 and found["python"]["median"] == found["python"]["median"]:
+        ratio = found["python"]["median"] / found["native"]["median"]
+        rows.append(f"{'  ratio python/native (medians)':<38} {ratio:>9.1f}x")
+    return rows
+
+
+def bench_batch(decisions: int, worlds: int, python: bool) -> list[str]:
+    rows = []
+    for backend in (["native"] if NATIVE else []) + (["python"] if python else []):
+        times = []
+        for seed in range(decisions):
+            game = position(seed, 7)
+            assert game.to_move is not None
+            deals = sample_deals(game.view(game.to_move), worlds, random.Random(seed))
+            held = 0
+            for h in game.hands:
+                held |= int(h)
+            hands = [[int(h) & held for h in deal] for deal in deals]
+            start = time.perf_counter()
+            card_values_batch(game, hands, backend=backend)
+            times.append(time.perf_counter() - start)
+        rows.append(
+            f"{f'card values, {worlds} worlds, ' + backend:<38} "
+            f"median {statistics.median(times) * 1000:>9.1f} ms, worst {max(times) * 1000:>9.1f} ms"
+        )
+    return rows
 
 
 def bench_monte_carlo(decisions: int, samples: int | None) -> str:
@@ -99,7 +182,7 @@ def bench_monte_carlo(decisions: int, samples: int | None) -> str:
         f"MonteCarloBot per card ({samples} deals)" if samples else "MonteCarloBot per card (1 s)"
     )
     median = statistics.median(times)
-    return f"{label:<34} median {median:>7.3f} s, worst {max(times):>7.3f} s"
+    return f"{label:<38} median {median:>7.3f} s, worst {max(times):>7.3f} s"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,15 +190,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time for the fast path")
     parser.add_argument("--deals", type=int, default=50, help="seeded deals per solver row")
-    parser.add_argument("--full-deals", type=int, default=10, help="seeded deals, 9 tricks")
+    parser.add_argument("--full-deals", type=int, default=30, help="seeded deals, 9 tricks")
     parser.add_argument("--full-seconds", type=float, default=60.0, help="limit per full hand")
     parser.add_argument("--decisions", type=int, default=5, help="MonteCarloBot decisions")
+    parser.add_argument(
+        "--python-deals", type=int, default=None,
+        help="deals per row for the pure-Python solver (default: as many as native; 0 for "
+        "full hands unless given)",
+    )  # fmt: skip
+    parser.add_argument("--worlds", type=int, default=32, help="worlds in the batch call")
     args = parser.parse_args(argv)
-    print(bench_fast(args.seconds))
-    print(bench_solver(5, args.deals, None))
-    print(bench_solver(7, args.deals, None))
+    python_deals = args.deals if args.python_deals is None else args.python_deals
+    full_python = 0 if args.python_deals is None else args.python_deals
+    print(f"native core: {'yes' if NATIVE else 'no (pure Python)'}")
+    for line in bench_fast(args.seconds):
+        print(line)
+    for tricks in (5, 7):
+        for line in bench_solver(tricks, args.deals, python_deals, None):
+            print(line)
     if args.full_deals:
-        print(bench_solver(9, args.full_deals, args.full_seconds))
+        for line in bench_solver(9, args.full_deals, full_python, args.full_seconds):
+            print(line)
+    for line in bench_batch(args.decisions, args.worlds, python=not NATIVE):
+        print(line)
     print(bench_monte_carlo(args.decisions, 8))
     print(bench_monte_carlo(args.decisions, None))
     return 0

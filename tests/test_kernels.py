@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 from jass import CARDS, CardSet, Contract, RuleSet, rules
 from jass.core.play import legal_cards, legal_mask, trick_winner
+from jass.core.ruledata import rule_data
 from jass.core.scoring import (
     credit_card_play,
     credited_team,
@@ -41,6 +42,7 @@ from jass.core.scoring import (
 from jass.rules import CounterMatch, UndertrumpRule
 from jass.search.fast import _tricks
 from jass.search.fast import legal_mask as fast_legal_mask
+from jass.search.native import NATIVE, core
 from jass.solver import Solver
 from tests.test_legal_cards import ref_legal
 from tests.test_tricks import ref_winner
@@ -336,10 +338,13 @@ CARDS_LEFT = (4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 12, 12, 12, 13, 14)
 
 @pytest.mark.parametrize("contract", Contract.all(), ids=str)
 @pytest.mark.parametrize("ruleset", VARIANTS)
-def test_solver_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleSet) -> None:
+@pytest.mark.parametrize("backend", ["python", *(["native"] if NATIVE else [])])
+def test_solver_copies_agree_with_the_kernels(
+    contract: Contract, ruleset: RuleSet, backend: str
+) -> None:
     """Solver values against kernel_minimax on 45 random endgames per contract and rule set."""
     rng = random.Random(f"{contract}-{VARIANTS.index(ruleset)}")
-    solver = Solver(contract, ruleset)
+    solver = Solver(contract, ruleset, backend=backend)
     for index in range(45):
         cards_left = CARDS_LEFT[index % len(CARDS_LEFT)]
         hands, leader, trick, before = endgame(rng, contract, ruleset, cards_left)
@@ -369,3 +374,64 @@ def test_a_trick_sums_up_as_its_led_card_and_its_holder(
     holder = trick[trick_winner(trick, contract)]
     summary = [trick[0]] if holder == trick[0] else [trick[0], holder]
     assert legal_mask(hand, summary, contract, strict) == legal_mask(hand, trick, contract, strict)
+
+
+# --------------------------------------------------------------------------------------------
+# The native core's copies (jass.search._native): legal() and the trick's holder
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not NATIVE, reason="the native core is not built")
+@pytest.mark.parametrize("contract", Contract.all(), ids=str)
+@pytest.mark.parametrize("ruleset", [rules.SCHIEBER, STRICT], ids=["schieber", "strict"])
+def test_native_kernel_copies_agree_with_the_kernels(contract: Contract, ruleset: RuleSet) -> None:
+    """4,000 random hands and tricks per contract and undertrump rule, all hand sizes."""
+    assert core is not None
+    data = rule_data(contract, ruleset)
+    strict = strict_of(ruleset)
+    rng = random.Random(contract.index * 7 + strict)
+    for _ in range(4000):
+        deck = list(range(36))
+        rng.shuffle(deck)
+        size = rng.randint(1, 9)
+        trick = deck[: rng.randint(0, 3)]
+        hand = mask_of(deck[4 : 4 + size])
+        assert core.legal_mask(data, hand, trick) == legal_mask(hand, trick, contract, strict)
+        full = deck[:4][: rng.randint(1, 4)]
+        assert core.trick_winner(data, full) == trick_winner(full, contract)
+
+
+@pytest.mark.skipif(not NATIVE, reason="the native core is not built")
+@pytest.mark.parametrize("ruleset", VARIANTS, ids=range(len(VARIANTS)))
+def test_native_play_out_plays_the_cards_of_the_python_loop(
+    ruleset: RuleSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The native random play-out, draw for draw, against fast.play_out in Python."""
+    from jass.search import fast  # noqa: PLC0415
+
+    cases = []
+    for seed in range(200):
+        rng = random.Random(seed)
+        contract = Contract.all()[seed % 7]
+        deck = list(range(36))
+        rng.shuffle(deck)
+        hands = [mask_of(deck[9 * s : 9 * s + 9]) for s in range(4)]
+        trick: list[int] = []
+        if seed % 2:  # a trick in progress: its cards leave the hands they came from
+            for pos in range(seed % 4):
+                seat = pos
+                card = min(CardSet(legal_mask(hands[seat], trick, contract, strict_of(ruleset))))
+                hands[seat] ^= 1 << card
+                trick.append(int(card))
+        cases.append((hands, contract, trick, seed))
+    native_results = [
+        fast.play_out(h, c, 0, rng=random.Random(s), ruleset=ruleset, trick=t)
+        for h, c, t, s in cases
+    ]
+    native_hands = [fast.random_hand(c, random.Random(s), ruleset) for _, c, _, s in cases]
+    monkeypatch.setattr(fast, "core", None)
+    assert native_results == [
+        fast.play_out(h, c, 0, rng=random.Random(s), ruleset=ruleset, trick=t)
+        for h, c, t, s in cases
+    ]
+    assert native_hands == [fast.random_hand(c, random.Random(s), ruleset) for _, c, _, s in cases]

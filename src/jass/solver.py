@@ -16,6 +16,13 @@ same hand). The last two tricks are solved exactly once and remembered. Move lis
 from tables that solvers of the same contract share. With a node or time budget it returns
 proven bounds and the best card found so far when it cannot finish.
 
+The same search runs in C when the native core is there (:data:`NATIVE`; see
+:mod:`jass.search.native`): ``backend="auto"`` (the default) takes it, ``"python"`` forces
+the code here, ``"native"`` insists on the core. Both give the same values, and
+``JASS_PURE=1`` in the environment makes every solve pure Python. :func:`card_values` gives
+the value of every legal card, :func:`card_values_batch` of many sampled worlds of one
+decision, and :func:`analyze` a double-dummy analysis of a whole game record.
+
 >>> import jass
 >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
 >>> for _ in range(28):
@@ -44,11 +51,51 @@ from jass.core.scoring import credited_team, team_match_bonus
 from jass.engine.hand import Phase
 from jass.errors import InvalidInputError
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
+from jass.search.native import NATIVE, NativeContext
 
 if TYPE_CHECKING:
-    from jass.engine.game import Game
+    from collections.abc import Mapping
 
-__all__ = ["Solution", "Solver", "solve"]
+    from jass.engine.game import Game
+    from jass.search.values import Analysis, CardValues
+
+__all__ = [
+    "BACKENDS",
+    "NATIVE",
+    "Solution",
+    "Solver",
+    "analyze",
+    "card_values",
+    "card_values_batch",
+    "native_backend",
+    "solve",
+]
+
+#: The backends a solve may ask for.
+BACKENDS: Final = ("auto", "native", "python")
+
+
+def native_backend(backend: str) -> bool:
+    """Whether ``backend`` ("auto", "native" or "python") runs on the native core.
+
+    ``"native"`` without the core raises :class:`~jass.InvalidInputError`.
+
+    >>> native_backend("python"), native_backend("auto") == NATIVE
+    (False, True)
+    >>> native_backend("fortran")
+    Traceback (most recent call last):
+    ...
+    jass.errors.InvalidInputError: backend must be one of 'auto', 'native', 'python', got 'fortran'
+    """
+    if backend not in BACKENDS:
+        raise InvalidInputError(
+            f"backend must be one of 'auto', 'native', 'python', got {backend!r}"
+        )
+    if backend == "native" and not NATIVE:
+        raise InvalidInputError(
+            "backend='native' but the native core is not available (not built, or JASS_PURE=1)"
+        )
+    return backend != "python" and NATIVE
 
 #: The suit of each card, as an index 0-3 (play._SUIT_MASK_OF gives it as a mask).
 _SUIT_INDEX_OF: Final = tuple(card // 9 for card in range(36))
@@ -178,10 +225,21 @@ class Solver:
     """
 
     def __init__(
-        self, contract: Contract, ruleset: RuleSet = SCHIEBER, *, table_limit: int = 4_000_000
+        self,
+        contract: Contract,
+        ruleset: RuleSet = SCHIEBER,
+        *,
+        table_limit: int = 4_000_000,
+        backend: str = "auto",
     ) -> None:
         if not isinstance(contract, Contract):
             raise InvalidInputError(f"{contract!r} is not a Contract")
+        #: The native context, when this solver runs on the core.
+        self.native: NativeContext | None = (
+            NativeContext(contract, ruleset, table_limit=table_limit)
+            if native_backend(backend)
+            else None
+        )
         self.contract = contract
         self.ruleset = ruleset
         self.table_limit = table_limit
@@ -240,23 +298,12 @@ class Solver:
         node_limit = count_or_none("node_limit", node_limit)
         time_limit = seconds_or_none("time_limit", time_limit)
         held = [int(h) for h in hands]
-        cards_left = [h.bit_count() for h in held]
-        seat = (leader + len(trick)) & 3
-        if len(trick) > 3 or any(
-            cards_left[(leader + i) & 3] != cards_left[seat] - (1 if i < len(trick) else 0)
-            for i in range(4)
-        ):
-            raise InvalidInputError("the hands and the trick do not make a position")
-        seen = 0
-        for cards in (*held, sum(1 << c for c in trick)):
-            if seen & cards:
-                raise InvalidInputError("a card is in two hands (or in a hand and the trick)")
-            seen |= cards
-        if tricks[0] + tricks[1] + cards_left[seat] != 9 or min(tricks) < 0:
-            raise InvalidInputError(
-                f"{tricks} tricks taken do not fit {cards_left[seat]} cards left to play"
-            )
+        seen, seat = self.check_position(held, leader, trick, tricks)
         side = seat & 1
+        if self.native is not None:
+            return self._solve_native(
+                held, leader, trick, tricks, declaring_team, node_limit, time_limit
+            )
         self.nodes = 0
         self._limit = node_limit or 1 << 62
         self._deadline = time.perf_counter() + time_limit if time_limit else 0.0
@@ -316,7 +363,7 @@ class Solver:
             except _Budget:
                 return low, high, None, False
 
-        if cards_left[seat] >= _FRESH_STACK_CARDS:
+        if held[seat].bit_count() >= _FRESH_STACK_CARDS:
             lo, hi, best, exact = self._on_fresh_stack(bisect)
         else:
             lo, hi, best, exact = bisect()
@@ -324,15 +371,83 @@ class Solver:
             held = [int(h) for h in hands]  # the search stopped in the middle of its moves
         if best is None:
             best = self._root_moves(held, list(trick), seat, match)[0]
-        # The difference is what the side is credited minus what the opponents are (in Misère
-        # each side is credited what the other takes); the two add up to ``left`` but for a match.
-        if own and lo == left + own:
-            points = lo
-        elif theirs and lo == -(left + theirs):
-            points = 0
-        else:
-            points = (left + lo) // 2
+        points = side_points(lo, left, own, theirs)
         return Solution(points, lo, lo, hi, CARDS[best], exact, self.nodes, len(self._tt))
+
+    def check_position(
+        self, held: list[int], leader: int, trick: Sequence[int], tricks: tuple[int, int]
+    ) -> tuple[int, int]:
+        """Check that the hands, trick and tricks taken make a position; (cards in play, seat).
+
+        >>> Solver(Contract.OBENABE).check_position([1, 2, 4, 0], 0, (), (4, 4))
+        Traceback (most recent call last):
+        ...
+        jass.errors.InvalidInputError: the hands and the trick do not make a position
+        """
+        if len(held) != 4 or any(h < 0 or h >> 36 for h in held):
+            raise InvalidInputError("hands must be four 36-bit card masks")
+        if isinstance(leader, bool) or leader not in range(4):
+            raise InvalidInputError(f"leader must be a seat 0-3, got {leader!r}")
+        if any(isinstance(c, bool) or c not in range(36) for c in trick):
+            raise InvalidInputError(f"trick must hold cards 0-35, got {tuple(trick)!r}")
+        cards_left = [h.bit_count() for h in held]
+        seat = (leader + len(trick)) & 3
+        if len(trick) > 3 or not cards_left[seat] or any(
+            cards_left[(leader + i) & 3] != cards_left[seat] - (1 if i < len(trick) else 0)
+            for i in range(4)
+        ):
+            raise InvalidInputError("the hands and the trick do not make a position")
+        seen = 0
+        for cards in (*held, sum(1 << c for c in trick)):
+            if seen & cards:
+                raise InvalidInputError("a card is in two hands (or in a hand and the trick)")
+            seen |= cards
+        if tricks[0] + tricks[1] + cards_left[seat] != 9 or min(tricks) < 0:
+            raise InvalidInputError(
+                f"{tricks} tricks taken do not fit {cards_left[seat]} cards left to play"
+            )
+        return seen, seat
+
+    def _solve_native(
+        self,
+        held: list[int],
+        leader: int,
+        trick: Sequence[int],
+        tricks: tuple[int, int],
+        declaring_team: int,
+        node_limit: int | None,
+        time_limit: float | None,
+    ) -> Solution:
+        assert self.native is not None  # noqa: S101
+        lo, hi, best, exact, nodes, used = self.native.solve(
+            held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
+        )
+        self.nodes = nodes
+        seen = held[0] | held[1] | held[2] | held[3] | sum(1 << c for c in trick)
+        own, theirs = self._bonuses(seen, leader, trick, tricks, declaring_team)
+        left = self._left_points(seen) + 5
+        return Solution(
+            side_points(lo, left, own, theirs), lo, lo, hi, CARDS[best], exact, nodes, used
+        )
+
+    def _bonuses(
+        self,
+        seen: int,
+        leader: int,
+        trick: Sequence[int],
+        tricks: tuple[int, int],
+        declaring_team: int,
+    ) -> tuple[int, int]:
+        """The match bonus the side to move and the opponents can still make."""
+        del seen
+        side = (leader + len(trick)) & 1
+        taken = (tricks[side], tricks[side ^ 1])
+        bonus = [
+            team_match_bonus(team, declaring_team, self.contract, self.ruleset) for team in (0, 1)
+        ]
+        own = bonus[side] if taken[1] == 0 else 0
+        theirs = bonus[side ^ 1] if taken[0] == 0 else 0
+        return own, theirs
 
     def _on_fresh_stack(
         self, search: Callable[[], tuple[int, int, int | None, bool]]
@@ -833,13 +948,33 @@ class Solver:
         return best0
 
 
+def side_points(difference: int, left: int, own: int, theirs: int) -> int:
+    """What the side makes, from its ``difference`` with ``left`` points in play (the 5 too).
+
+    The difference is what the side is credited minus what the opponents are (in Misère each
+    side is credited what the other takes); the two add up to ``left`` but for a match, which
+    ``own`` and ``theirs`` (the bonus each could still make) tell.
+
+    >>> side_points(-41, 61, 0, 0), side_points(257, 157, 100, 0)
+    (10, 257)
+    """
+    if own and difference == left + own:
+        return difference
+    if theirs and difference == -(left + theirs):
+        return 0
+    return (left + difference) // 2
+
+
 def solve(
     game: Game,
     *,
     node_limit: int | None = None,
     time_limit: float | None = None,
+    backend: str = "auto",
 ) -> Solution:
     """Solve the card play of ``game`` from its current position, all hands known.
+
+    ``backend`` is "auto" (native when :data:`NATIVE`), "native" or "python".
 
     >>> import jass
     >>> g = jass.Game.new(seed=8).deal().choose("undenufe")
@@ -852,7 +987,7 @@ def solve(
         raise InvalidInputError("solve needs a game in the play phase")
     hand = game.hand_info
     assert hand is not None  # noqa: S101
-    solver = Solver(game.contract, game.ruleset)
+    solver = Solver(game.contract, game.ruleset, backend=backend)
     leader = game.trick_leader
     assert leader is not None  # noqa: S101
     return solver.solve(
@@ -864,3 +999,78 @@ def solve(
         node_limit=node_limit,
         time_limit=time_limit,
     )
+
+
+def card_values(
+    game: Game,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    backend: str = "auto",
+) -> CardValues:
+    """The exact value of every legal card of the player to move in ``game``, all hands known.
+
+    See :class:`jass.search.worlds.CardValues`: per card, the difference the side makes after
+    playing it (as :attr:`Solution.difference`), and the points.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
+    >>> for _ in range(26):
+    ...     g = g.play(g.legal_moves().cards()[0])
+    >>> values = card_values(g)
+    >>> values.exact, set(values.differences) == set(g.legal_moves())
+    (True, True)
+    >>> max(values.differences.values()) == solve(g).difference
+    True
+    """
+    from jass.search.worlds import game_card_values  # noqa: PLC0415  (a higher row)
+
+    return game_card_values(game, node_limit, time_limit, backend)
+
+
+def card_values_batch(
+    game: Game,
+    worlds: Sequence[Sequence[int]],
+    *,
+    threads: int = 1,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    backend: str = "auto",
+) -> list[CardValues]:
+    """The card values of one decision in many sampled ``worlds`` (four hands each).
+
+    ``game`` gives the decision (contract, rules, trick, tricks taken, who is to move);
+    each world replaces the hands. See :func:`jass.search.worlds.batch`.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
+    >>> for _ in range(26):
+    ...     g = g.play(g.legal_moves().cards()[0])
+    >>> [v.exact for v in card_values_batch(g, [[int(h) for h in g.hands]] * 2)]
+    [True, True]
+    """
+    from jass.search.worlds import game_batch  # noqa: PLC0415
+
+    return game_batch(game, worlds, threads, node_limit, time_limit, backend)
+
+
+def analyze(
+    record: Mapping[str, Any], *, backend: str = "auto", first_trick: int = 0
+) -> Analysis:
+    """Double-dummy analysis of a game record (:mod:`jass.records`): every card played.
+
+    ``first_trick`` leaves out each hand's earlier tricks (they take the longest to solve).
+    See :func:`jass.search.worlds.analyze_game`.
+
+    >>> import jass
+    >>> from jass.bots import RuleBot, play_hand
+    >>> g = play_hand(jass.Game.new(jass.rules.JASSKIT, seed=2).deal(), [RuleBot()] * 4)
+    >>> from jass.records import record
+    >>> report = analyze(record(g), first_trick=6)
+    >>> len(report.plays), all(p.lost >= 0 for p in report.plays)
+    (12, True)
+    """
+    from jass.records import replay  # noqa: PLC0415
+    from jass.search.worlds import analyze_game  # noqa: PLC0415
+
+    return analyze_game(replay(record), backend, first_trick)

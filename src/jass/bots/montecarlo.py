@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Sequence
 from typing import Final
@@ -34,6 +35,7 @@ from jass.engine.actions import PLAY_ACTIONS, Action, Play
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
+from jass.rules import RuleSet
 from jass.search.fast import play_out
 from jass.search.sampling import DealSampler
 from jass.solver import Solver
@@ -143,7 +145,7 @@ class MonteCarloBot:
             if tricks_left == 0:
                 return self._final(taken, tricks, contract, view, declaring, side)
         if tricks_left <= self.solve_tricks:
-            solver = Solver(contract, view.ruleset)
+            solver = _solver(contract, view.ruleset)
             result = solver.solve(
                 hands, leader, trick, (tricks[0], tricks[1]), declaring_team=declaring
             )
@@ -183,3 +185,22 @@ class MonteCarloBot:
     ) -> float:
         points, bonus = credit_card_play(taken, tricks, declaring, contract, view.ruleset)
         return float(points[side] + bonus[side] - points[side ^ 1] - bonus[side ^ 1])
+
+
+#: Each thread's solvers, by contract and rule set: on the native core a solver's table
+#: carries over from deal to deal (its keys hold every hand, so it stays valid).
+_SOLVERS = threading.local()
+#: Table entries a cached solver keeps (32 bytes each on the native core).
+_TABLE_LIMIT = 1 << 18
+
+
+def _solver(contract: Contract, ruleset: RuleSet) -> Solver:
+    cache: dict[tuple[Contract, RuleSet], Solver] | None = getattr(_SOLVERS, "cache", None)
+    if cache is None:
+        cache = _SOLVERS.cache = {}
+    solver = cache.get((contract, ruleset))
+    if solver is None:
+        if len(cache) >= 64:
+            cache.clear()
+        solver = cache[contract, ruleset] = Solver(contract, ruleset, table_limit=_TABLE_LIMIT)
+    return solver

@@ -45,7 +45,7 @@ from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
 
 __all__ = ["main", "narrate"]
 
-_COMMANDS = ("watch", "play", "replay", "rules", "simulate", "serve")
+_COMMANDS = ("watch", "play", "replay", "analyze", "rules", "simulate", "serve")
 _BOTS = {
     "random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot, "search": SearchBot
 }  # fmt: skip
@@ -216,6 +216,14 @@ def _replay(args: argparse.Namespace) -> int:
     # A jass-kit file holds one hand: only a hand stopped midway is unfinished there.
     if stopped is not None and (not kit or game.phase in (Phase.CHOOSE, Phase.PLAY)):
         print(f"the record is unfinished: it stops {stopped}")
+    return 0
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from jass.cli.analysis import analyze_file  # noqa: PLC0415  (the solver, on demand)
+
+    svg = Path(args.svg) if args.svg else None
+    print(analyze_file(Path(args.file), svg, first_trick=args.from_trick - 1))
     return 0
 
 
@@ -430,6 +438,17 @@ def _parser() -> argparse.ArgumentParser:
         "file", help="a game record (`jass watch --save`), or a jass-kit / Swisslos hand"
     )
     replay.add_argument("--swiss", action="store_true", help="Swiss-German card names")
+    analyze = command(
+        "analyze", "double-dummy analysis of a game record",
+        "For every card played, all hands known: the best card(s) and the points the card "
+        "played gave away (the exact solver).",
+    )  # fmt: skip
+    analyze.add_argument("file", help="a game record (`jass watch --save`)")
+    analyze.add_argument("--svg", help="also draw the key positions into this SVG file")
+    analyze.add_argument(
+        "--from-trick", type=int, default=1, choices=range(1, 10), metavar="N",
+        help="analyze each hand from its Nth trick on (the first tricks take longest)",
+    )  # fmt: skip
     rules = command(
         "rules", "list the presets and the options",
         "List the rule presets and the rule options.",
@@ -495,6 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "watch": _watch,
         "play": _play,
         "replay": _replay,
+        "analyze": _analyze,
         "rules": _rules,
         "simulate": _simulate,
         "serve": _serve,

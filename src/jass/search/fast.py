@@ -9,6 +9,8 @@ test suite proves it. The rules come from their kernels (:func:`jass.core.play.l
 re-exported here, :func:`jass.core.play.trick_winner` and
 :func:`jass.core.scoring.credit_card_play`);
 the random loop inlines the first two, and ``tests/test_kernels.py`` checks those copies.
+With the native core (:data:`jass.search.native.NATIVE`) the random play-outs run in C, on
+the same random draws, so they play the very same cards.
 
 Only card play is modelled: trick points, the last trick's 5 and the match bonus. Weis and
 Stöck do not depend on the cards played, so rollouts leave them out.
@@ -29,8 +31,10 @@ from typing import Final
 
 from jass.core.contracts import Contract
 from jass.core.play import legal_mask, trick_winner
+from jass.core.ruledata import rule_data
 from jass.core.scoring import credit_card_play
 from jass.rules import SCHIEBER, RuleSet, UndertrumpRule
+from jass.search.native import core
 
 __all__ = ["Policy", "legal_mask", "play_out", "random_hand"]
 
@@ -94,7 +98,14 @@ def play_out(
     (..., ...)
     """
     # Random cards come from 32-bit draws (at most 36 in a hand), all made in one call.
-    draw = iter(_DRAWS.unpack((rng or random.Random()).randbytes(144))).__next__
+    draws = (rng or random.Random()).randbytes(144)
+    if policy is None and core is not None:
+        taken0, taken1, won0, won1 = core.play_out(
+            rule_data(contract, ruleset), [int(h) for h in hands], leader,
+            [int(c) for c in trick], points[0], points[1], tricks[0], tricks[1], draws,
+        )  # fmt: skip
+        return _credit([taken0, taken1], [won0, won1], declaring_team, contract, ruleset)
+    draw = iter(_DRAWS.unpack(draws)).__next__
     if policy is None and not trick:
         return _random_out(
             [int(h) for h in hands], contract, leader, draw, ruleset, points, tricks, declaring_team
@@ -249,7 +260,11 @@ def random_hand(
     >>> sum(random_hand(Contract.trump(Suit.HEARTS), random.Random(5))[0]) >= 157
     True
     """
-    numbers = _DEAL_AND_DRAWS.unpack(rng.randbytes(288))
+    data = rng.randbytes(288)
+    if core is not None:
+        taken0, taken1, won0, won1 = core.random_hand(rule_data(contract, ruleset), data)
+        return _credit([taken0, taken1], [won0, won1], 0, contract, ruleset)
+    numbers = _DEAL_AND_DRAWS.unpack(data)
     # The deck sorted by 36 random keys (a tie, with probability below 10**-6, keeps the
     # natural order).
     deck = sorted(_DECK, key=numbers.__getitem__)

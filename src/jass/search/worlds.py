@@ -1,0 +1,262 @@
+"""Card values: the exact value of every legal card, in one world or in many sampled worlds.
+
+A Monte Carlo player needs more than the best card of a deal: it averages each card's value
+over the worlds (deals) it samples. :func:`values` gives every legal card's value in one
+position, :func:`batch` in many worlds of one decision, reusing each solver's table from
+world to world and spreading the worlds over threads (the native core releases the GIL).
+:func:`analyze_game` runs :func:`values` before every card of a game: double-dummy analysis.
+The public faces are :func:`jass.solver.card_values`, :func:`jass.solver.card_values_batch`
+and :func:`jass.solver.analyze`.
+
+A card's value is the difference the side to move makes with that card and best play after
+it, as :attr:`jass.solver.Solution.difference`; its points as :attr:`~jass.solver.Solution.points`.
+
+>>> from jass import rules
+>>> from jass.core.contracts import Contract
+>>> hands = [int(CardSet.parse(h)) for h in ("AS 6H", "KS 7H", "QS 8H", "JS 9H")]
+>>> v = values(Solver(Contract.OBENABE, rules.SCHIEBER), hands, 0, (), (4, 3))
+>>> {str(card): v.points[card] for card in sorted(v.points)}
+{'AS': 20, '6H': 25}
+>>> [str(card) for card in v.best()]
+['6H']
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from jass.core.cards import CARDS, Card, CardSet
+from jass.core.play import legal_mask, trick_winner
+from jass.core.scoring import team_match_bonus
+from jass.engine.actions import Play
+from jass.engine.hand import Phase
+from jass.errors import InvalidInputError
+from jass.rules import UndertrumpRule
+from jass.search.values import Analysis, CardValues, PlayAnalysis
+from jass.solver import Solver, native_backend, side_points
+
+if TYPE_CHECKING:
+    from jass.core.contracts import Contract
+    from jass.engine.game import Game
+    from jass.engine.hand import HandInfo
+
+__all__ = ["Analysis", "CardValues", "PlayAnalysis", "analyze_game", "batch", "values"]
+
+
+def values(
+    solver: Solver,
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    tricks: tuple[int, int],
+    *,
+    declaring_team: int = 0,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+) -> CardValues:
+    """Every legal card's value in a position (as :meth:`Solver.solve` takes it).
+
+    On the native core one call; in Python one solve after each card (the reference).
+    """
+    held = [int(h) for h in hands]
+    seen, seat = solver.check_position(held, leader, trick, tricks)
+    own, theirs = solver._bonuses(seen, leader, trick, tricks, declaring_team)
+    left = solver._left_points(seen) + 5
+    if solver.native is not None:
+        found, exact, nodes, _ = solver.native.card_values(
+            held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
+        )
+        lows = {CARDS[card]: lo for card, lo, _ in found}
+        highs = {CARDS[card]: hi for card, _, hi in found}
+    else:
+        lows, highs, exact, nodes = _python_values(
+            solver, held, leader, list(trick), tricks, seat, declaring_team, node_limit, time_limit
+        )
+    points = {card: side_points(lo, left, own, theirs) for card, lo in lows.items()}
+    return CardValues(lows, highs, points, exact, nodes)
+
+
+def _python_values(
+    solver: Solver,
+    held: list[int],
+    leader: int,
+    trick: list[int],
+    tricks: tuple[int, int],
+    seat: int,
+    declaring_team: int,
+    node_limit: int | None,
+    time_limit: float | None,
+    only: int | None = None,
+) -> tuple[dict[Card, int], dict[Card, int], bool, int]:
+    """The reference: play each legal card (or ``only`` that one), solve what follows, add up."""
+    contract, rules = solver.contract, solver.ruleset
+    strict = rules.undertrump_only_trumps is UndertrumpRule.ONLY_IF_NO_HIGHER
+    table = contract.card_points(old_undenufe=rules.old_undenufe)
+    sign = solver._sign
+    side = seat & 1
+    lows: dict[Card, int] = {}
+    highs: dict[Card, int] = {}
+    exact, nodes = True, 0
+    for card in CardSet(legal_mask(held[seat], trick, contract, strict)):
+        if only is not None and card != only:
+            continue
+        hands = list(held)
+        hands[seat] ^= 1 << card
+        after = [*trick, int(card)]
+        if len(after) < 4:  # the next seat is an opponent: its value is ours negated
+            s = solver.solve(
+                hands, leader, after, tricks, declaring_team=declaring_team,
+                node_limit=node_limit, time_limit=time_limit,
+            )  # fmt: skip
+            lows[card], highs[card] = -s.upper, -s.lower
+            exact, nodes = exact and s.exact, nodes + s.nodes
+            continue
+        winner = (leader + trick_winner(after, contract)) & 3
+        team = winner & 1
+        won = (tricks[0] + (team == 0), tricks[1] + (team == 1))
+        points = sum(table[c] for c in after)
+        if not any(hands):  # the hand is over
+            gain = sign * (points + 5)
+            if won[team] == 9:
+                gain += team_match_bonus(team, declaring_team, contract, rules)
+            value = gain if team == side else -gain
+            lows[card] = highs[card] = value
+            continue
+        gain = sign * points if team == side else -sign * points
+        s = solver.solve(
+            hands, winner, (), won, declaring_team=declaring_team,
+            node_limit=node_limit, time_limit=time_limit,
+        )  # fmt: skip
+        if team == side:
+            lows[card], highs[card] = gain + s.lower, gain + s.upper
+        else:
+            lows[card], highs[card] = gain - s.upper, gain - s.lower
+        exact, nodes = exact and s.exact, nodes + s.nodes
+    return lows, highs, exact, nodes
+
+
+def batch(
+    game: Game,
+    worlds: Sequence[Sequence[int]],
+    *,
+    threads: int = 1,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    backend: str = "auto",
+) -> list[CardValues]:
+    """The card values of ``game``'s decision in each world (four hands, the cards in play).
+
+    Each thread keeps one solver for all its worlds, so its table carries over. ``threads``
+    above 1 spreads the worlds over that many threads (in parallel on the native core).
+    """
+    contract, leader, hand = _decision(game)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise InvalidInputError(f"threads must be a positive int, got {threads!r}")
+    native_backend(backend)  # validate it here, before any thread starts
+    trick = [int(c) for c in game.trick]
+    tricks, declaring = game.tricks_won, int(hand.declaring_team)
+    local = threading.local()
+
+    def one(world: Sequence[int]) -> CardValues:
+        solver = getattr(local, "solver", None)
+        if solver is None:
+            solver = local.solver = Solver(contract, game.ruleset, backend=backend)
+        if len(world) != 4:
+            raise InvalidInputError(f"a world must hold four hands, got {len(world)}")
+        return values(
+            solver, world, leader, trick, tricks, declaring_team=declaring,
+            node_limit=node_limit, time_limit=time_limit,
+        )  # fmt: skip
+
+    if threads == 1 or len(worlds) < 2:
+        return [one(world) for world in worlds]
+    with ThreadPoolExecutor(max_workers=min(threads, len(worlds))) as pool:
+        return list(pool.map(one, worlds))
+
+
+def _decision(game: Game) -> tuple[Contract, int, HandInfo]:
+    if game.phase is not Phase.PLAY or game.contract is None or game.trick_leader is None:
+        raise InvalidInputError("card values need a game in the play phase")
+    hand = game.hand_info
+    assert hand is not None  # noqa: S101
+    return game.contract, int(game.trick_leader), hand
+
+
+def game_card_values(
+    game: Game, node_limit: int | None, time_limit: float | None, backend: str
+) -> CardValues:
+    """:func:`jass.solver.card_values`: the values in ``game``'s own hands."""
+    contract, leader, hand = _decision(game)
+    return values(
+        Solver(contract, game.ruleset, backend=backend), [int(h) for h in game.hands], leader,
+        game.trick, game.tricks_won, declaring_team=int(hand.declaring_team),
+        node_limit=node_limit, time_limit=time_limit,
+    )  # fmt: skip
+
+
+def game_batch(
+    game: Game,
+    worlds: Sequence[Sequence[int]],
+    threads: int,
+    node_limit: int | None,
+    time_limit: float | None,
+    backend: str,
+) -> list[CardValues]:
+    """:func:`jass.solver.card_values_batch`."""
+    return batch(
+        game, worlds, threads=threads, node_limit=node_limit, time_limit=time_limit,
+        backend=backend,
+    )  # fmt: skip
+
+
+def analyze_game(game: Game, backend: str = "auto", first_trick: int = 0) -> Analysis:
+    """Replay ``game`` from its start and analyze each card played, all hands known.
+
+    ``first_trick`` (0-8) leaves out the cards of each hand's earlier tricks: the first
+    tricks take the longest to solve.
+    """
+    if isinstance(first_trick, bool) or first_trick not in range(9):
+        raise InvalidInputError(f"first_trick must be 0-8, got {first_trick!r}")
+    from jass.engine.game import Game as GameClass  # noqa: PLC0415  (typing only above)
+
+    setup = game.setup
+    current = GameClass.new(
+        game.ruleset, seed=game.seed, scores=setup.scores, dealer=setup.dealer,
+        hands_played=setup.hands_played,
+    )  # fmt: skip
+    plays: list[PlayAnalysis] = []
+    solvers: dict[object, Solver] = {}
+    hand_number = 0
+    for index, action in enumerate(game.history):
+        if (
+            isinstance(action, Play)
+            and current.phase is Phase.PLAY
+            and sum(current.tricks_won) >= first_trick
+        ):
+            contract, leader, hand = _decision(current)
+            key = (contract, int(hand.declaring_team))
+            solver = solvers.get(key)
+            if solver is None:
+                solver = solvers[key] = Solver(contract, current.ruleset, backend=backend)
+            v = values(
+                solver, [int(h) for h in current.hands], leader, current.trick,
+                current.tricks_won, declaring_team=int(hand.declaring_team),
+            )  # fmt: skip
+            top = max(v.points.values())
+            seat = current.to_move
+            assert seat is not None  # noqa: S101
+            played = v.points[action.card]
+            trick = sum(current.tricks_won)
+            best = v.best()
+            lost = top - played
+            plays.append(
+                PlayAnalysis(index, hand_number, trick, int(seat), action.card, best, lost, played)
+            )
+        before = current.hands_played
+        current = current.apply(action)
+        if current.hands_played != before:
+            hand_number += 1
+    return Analysis(tuple(plays))

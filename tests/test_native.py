@@ -1,0 +1,276 @@
+"""The native core against the pure-Python solver, and the core's entry points under fuzzing.
+
+The C solver (``jass.search._native``) must give the pure-Python solver's values on every
+position: seeded positions from 1 to 7 tricks left, mid-trick too, under every preset and each
+card-play option, and every best card it names must achieve the value (checked by the Python
+solver). ``JASS_NATIVE_POSITIONS`` sets how many positions (``.ci/run`` asks for thousands).
+Full hands are checked against the Python solver's proven bounds. Then random and extreme
+inputs go to the native entry points: each gets an answer or a JassError, never a crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from jass import CardSet, Contract, Game, RuleSet, rules
+from jass.core.ruledata import rule_data
+from jass.engine.actions import Choose
+from jass.errors import JassError
+from jass.rules import CounterMatch, UndertrumpRule
+from jass.rules.presets import PRESETS
+from jass.search import native
+from jass.search.worlds import _python_values, values
+from jass.solver import Solver, card_values
+
+pytestmark = pytest.mark.skipif(not native.NATIVE, reason="the native core is not built")
+
+#: Every preset, and each card-play option changed from SCHIEBER.
+RULESETS: tuple[RuleSet, ...] = (
+    *PRESETS.values(),
+    rules.SCHIEBER.evolve(undertrump_only_trumps=UndertrumpRule.ONLY_IF_NO_HIGHER),
+    rules.SCHIEBER.evolve(old_undenufe=True),
+    rules.SCHIEBER.evolve(counter_match=CounterMatch.NONE, match_bonus=50),
+    rules.SCHIEBER.evolve(counter_match=CounterMatch.DOUBLE_TRICK_POINTS),
+    rules.SCHIEBER.evolve(counter_match=CounterMatch.DOUBLE_MATCH, match_bonus=0),
+)
+POSITIONS = int(os.environ.get("JASS_NATIVE_POSITIONS", "400"))
+
+
+def position(seed: int) -> tuple[Game, RuleSet, Contract]:
+    """A seeded position: 1-7 tricks left (mostly few), 0-3 cards into the trick."""
+    rng = random.Random(seed)
+    ruleset = RULESETS[seed % len(RULESETS)]
+    contract = Contract.all()[rng.randrange(7)]
+    dealt = Game.new(ruleset, seed=seed).deal()
+    allowed = [a.contract for a in dealt.legal_actions() if isinstance(a, Choose)]
+    # The solver takes any contract; the game plays one the rule set allows (Misère plays as
+    # Obenabe, which some presets leave out: then a trump contract deals the cards).
+    game = dealt.choose(contract if contract in allowed else allowed[0])
+    tricks_left = rng.choice((1, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 7) if seed % 20 else (6, 7))
+    for _ in range(36 - 4 * tricks_left + rng.randrange(4)):
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    return game, ruleset, contract
+
+
+def arguments(game: Game) -> tuple[list[int], int, tuple[int, ...], tuple[int, int], int]:
+    assert game.trick_leader is not None
+    assert game.hand_info is not None
+    return (
+        [int(h) for h in game.hands],
+        int(game.trick_leader),
+        tuple(int(c) for c in game.trick),
+        game.tricks_won,
+        int(game.hand_info.declaring_team),
+    )
+
+
+def seeds() -> Iterator[int]:
+    return iter(range(POSITIONS))
+
+
+def test_native_equals_python_on_seeded_positions() -> None:
+    """Values equal, and the native best card achieves the value (in the Python solver)."""
+    checked = 0
+    for seed in seeds():
+        game, ruleset, contract = position(seed)
+        hands, leader, trick, tricks, declaring = arguments(game)
+        fast = Solver(contract, ruleset, backend="native")
+        slow = Solver(contract, ruleset, backend="python")
+        a = fast.solve(hands, leader, trick, tricks, declaring_team=declaring)
+        b = slow.solve(hands, leader, trick, tricks, declaring_team=declaring)
+        assert a.exact
+        assert b.exact
+        assert (a.difference, a.points) == (b.difference, b.points), (seed, a, b)
+        # The native best card, in the Python reference: it makes the value.
+        assert a.best is not None
+        seat = (leader + len(trick)) & 3
+        ref, _, _, _ = _python_values(
+            slow, hands, leader, list(trick), tricks, seat, declaring, None, None, int(a.best)
+        )
+        assert ref[a.best] == a.difference, (seed, a.best, ref)
+        checked += 1
+    assert checked == POSITIONS
+
+
+def test_native_card_values_equal_python_card_values() -> None:
+    for seed in range(0, POSITIONS, 4):
+        game, ruleset, contract = position(seed)
+        hands, leader, trick, tricks, declaring = arguments(game)
+        args = (hands, leader, trick, tricks)
+        mine = values(Solver(contract, ruleset, backend="native"), *args, declaring_team=declaring)
+        ref = values(Solver(contract, ruleset, backend="python"), *args, declaring_team=declaring)
+        assert mine.exact
+        assert ref.exact
+        assert mine.differences == ref.differences, seed
+        assert mine.points == ref.points
+        # Every best card achieves the solver's value.
+        best = Solver(contract, ruleset, backend="python").solve(
+            *args, declaring_team=declaring
+        ).difference
+        assert all(ref.differences[c] == best for c in mine.best())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_full_hands_lie_within_the_python_solvers_proven_bounds(seed: int) -> None:
+    game = Game.new(rules.SCHIEBER, seed=seed).deal().choose(Contract.standard()[seed])
+    hands, leader, trick, tricks, declaring = arguments(game)
+    native_result = Solver(game.contract, game.ruleset, backend="native").solve(  # type: ignore[arg-type]
+        hands, leader, trick, tricks, declaring_team=declaring
+    )
+    bounded = Solver(game.contract, game.ruleset, backend="python").solve(  # type: ignore[arg-type]
+        hands, leader, trick, tricks, declaring_team=declaring, node_limit=20_000
+    )
+    assert native_result.exact
+    assert bounded.lower <= native_result.difference <= bounded.upper
+
+
+def test_a_node_limit_gives_proven_bounds_and_a_legal_card() -> None:
+    game = Game.new(rules.SCHIEBER, seed=4).deal().choose("hearts")
+    hands, leader, trick, tricks, _ = arguments(game)
+    exact = Solver(game.contract, game.ruleset, backend="native").solve(  # type: ignore[arg-type]
+        hands, leader, trick, tricks
+    )
+    for limit in (1, 50, 2000):
+        cut = Solver(game.contract, game.ruleset, backend="native").solve(  # type: ignore[arg-type]
+            hands, leader, trick, tricks, node_limit=limit
+        )
+        assert not cut.exact
+        assert cut.lower <= exact.difference <= cut.upper
+        assert cut.best in game.legal_moves()
+        assert cut.nodes <= limit + 1
+
+
+def test_a_time_limit_stops_a_full_hand() -> None:
+    game = Game.new(rules.SCHIEBER, seed=5).deal().choose("undenufe")
+    hands, leader, trick, tricks, _ = arguments(game)
+    cut = Solver(game.contract, game.ruleset, backend="native").solve(  # type: ignore[arg-type]
+        hands, leader, trick, tricks, time_limit=1e-4
+    )
+    assert cut.best in game.legal_moves()
+    assert cut.lower <= cut.upper
+
+
+def test_card_values_of_a_game_agree_across_backends() -> None:
+    game, _, _ = position(7)
+    mine, ref = card_values(game, backend="native"), card_values(game, backend="python")
+    assert (mine.differences, mine.upper, mine.points) == (ref.differences, ref.upper, ref.points)
+
+
+# --------------------------------------------------------------------------------------------
+# Fuzzing the entry points: an answer or a JassError, never a crash
+# --------------------------------------------------------------------------------------------
+
+
+def _garbage(rng: random.Random) -> object:
+    return rng.choice(
+        (
+            -1, 0, 1, 3, 4, 35, 36, 1 << 36, (1 << 36) - 1, 1 << 64, 1 << 200, -(1 << 70),
+            2.5, float("nan"), float("inf"), None, "x", True, (), (1, 2), [0] * 9, b"\0" * 300,
+        )
+    )  # fmt: skip
+
+
+def _hands(rng: random.Random) -> list[object]:
+    kind = rng.randrange(5)
+    if kind == 0:
+        return [0, 0, 0, 0]  # empty hands
+    if kind == 1:  # a whole deal, 9 cards each
+        deck = list(range(36))
+        rng.shuffle(deck)
+        return [sum(1 << c for c in deck[9 * s : 9 * s + 9]) for s in range(4)]
+    if kind == 2:  # unequal or overlapping masks
+        return [rng.getrandbits(36) for _ in range(4)]
+    if kind == 3:
+        return [_garbage(rng) for _ in range(rng.choice((3, 4, 5)))]
+    return [1 << rng.randrange(36) for _ in range(4)]
+
+
+def test_fuzzed_solves_answer_or_raise_a_jass_error() -> None:
+    core = native.core
+    assert core is not None
+    rng = random.Random(20)
+    context = core.new_context(rule_data(Contract.OBENABE, rules.SCHIEBER), 1 << 12, 15)
+    answered = refused = 0
+    for _ in range(3000):
+        hands = _hands(rng)
+        odd = [rng.randrange(40) for _ in range(rng.randrange(5))]
+        trick = rng.choice(((), (0,), (35, 1), odd))
+        args = [
+            hands, rng.choice((0, 1, 2, 3, _garbage(rng))), trick,
+            rng.choice((0, 4, 9, _garbage(rng))), rng.choice((0, 4, 9, _garbage(rng))),
+            rng.choice((0, 1, _garbage(rng))),
+            rng.choice((100, 5000, (1 << 63) - 1, _garbage(rng))),
+            rng.choice((0.001, 0.002, 1e300, _garbage(rng))),
+        ]  # fmt: skip
+        if not args[6] and not args[7]:  # no limit at all: keep a whole deal's solve short
+            args[7] = 0.001
+        for entry in (core.solve, core.card_values):
+            try:
+                entry(context, *args)
+                answered += 1
+            except JassError:  # noqa: PERF203
+                refused += 1
+    assert answered > 0
+    assert refused > 0
+
+
+def test_fuzzed_rules_kernels_and_play_outs_answer_or_raise() -> None:
+    core = native.core
+    assert core is not None
+    rng = random.Random(21)
+    good = rule_data(Contract.standard()[0], rules.SCHIEBER)
+    for _ in range(2000):
+        data: object = good
+        if rng.random() < 0.5:
+            fields = list(good)
+            fields[rng.randrange(16)] = _garbage(rng)
+            data = tuple(fields)
+        _fuzz_once(core, data, rng)
+    # The context wrapper names what is wrong.
+    with pytest.raises(JassError, match="table_limit"):
+        native.NativeContext(Contract.OBENABE, rules.SCHIEBER, table_limit=-5)
+
+
+def _fuzz_once(core: Any, data: object, rng: random.Random) -> None:
+    """One random call of a rules-taking entry point: an answer or a JassError."""
+    pick = rng.randrange(6)
+    with contextlib.suppress(JassError):
+        if pick == 0:
+            core.new_context(data, rng.choice((1, 1 << 20, _garbage(rng))), 15)
+        elif pick == 1:
+            trick = rng.choice(((), (3,), _garbage(rng)))
+            core.legal_mask(data, rng.choice((0, 511, _garbage(rng))), trick)
+        elif pick == 2:
+            core.trick_winner(data, rng.choice(((1, 2), (), (40,), _garbage(rng))))
+        elif pick == 3:
+            draws = rng.choice((b"\1" * 144, b"", _garbage(rng)))
+            won = (rng.randrange(10), rng.randrange(10))
+            core.play_out(data, _hands(rng), 0, (), 0, 0, *won, draws)
+        elif pick == 4:
+            core.random_hand(data, rng.choice((b"\7" * 288, b"\1", _garbage(rng))))
+        else:
+            # Counts that are not ints or out of range (a huge valid count would only be slow).
+            core.random_hands(data, rng.choice((0, 3, -1, 1 << 41, 1 << 200, "x", None, 2.5)), 1)
+
+
+def test_the_binding_names_the_bad_input() -> None:
+    core = native.core
+    assert core is not None
+    context = core.new_context(rule_data(Contract.OBENABE, rules.SCHIEBER), 64, 15)
+    full = [int(CardSet.parse(h)) for h in ("6S 7S", "8S 9S", "6H 7H", "8H 9H")]
+    with pytest.raises(JassError, match="leader"):
+        core.solve(context, full, 7, (), 4, 3, 0, 0, 0.0)
+    with pytest.raises(JassError, match="node_limit"):
+        core.solve(context, full, 0, (), 4, 3, 0, -1, 0.0)
+    with pytest.raises(JassError, match="tricks"):
+        core.solve(context, full, 0, (), 4, 4, 0, 0, 0.0)
+    with pytest.raises(JassError, match="two hands"):
+        core.solve(context, [full[0], full[0], full[2], full[3]], 0, (), 4, 3, 0, 0, 0.0)
+    with pytest.raises(JassError, match="context"):
+        core.solve("not a context", full, 0, (), 4, 3, 0, 0, 0.0)
