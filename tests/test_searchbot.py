@@ -17,7 +17,15 @@ import pytest
 
 from jass import Card, CardSet, Contract, Game, Phase, Seat, Thank, rules
 from jass.bots import Bot, RuleBot, SearchBot, play_hand
-from jass.bots._evaluate import Position, PythonEvaluator, make_evaluator, misere_card, remaining
+from jass.bots._evaluate import (
+    Evaluator,
+    NativeEvaluator,
+    Position,
+    PythonEvaluator,
+    make_evaluator,
+    misere_card,
+    remaining,
+)
 from jass.bots._inference import InferenceModel, log_likelihood, resample
 from jass.bots.search import DEFAULT_SAMPLES
 from jass.cli.commands import main
@@ -26,6 +34,7 @@ from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.jasskit import BOT_KINDS, make_bot
 from jass.matches import play_match
+from jass.solver import NATIVE
 
 MISERE_RULES = rules.SCHIEBER_1000.evolve(contracts=[*Contract.standard(), Contract.MISERE])
 RULESETS = [
@@ -157,7 +166,7 @@ def test_search_bot_refuses_a_bad_time_limit(time_limit: Any) -> None:
         ({"samples": None, "time_limit": None}, "needs a budget"),
         ({"candidates": 0}, "^candidates must be a positive whole number"),
         ({"contract_samples": 1.5}, "^contract_samples must be a positive whole number"),
-        ({"solve_tricks": 10}, "solve_tricks must be 0-9"),
+        ({"solve_tricks": 10}, "solve_tricks must be 0-9 or None"),
         ({"backend": "gpu"}, "backend must be 'auto', 'native' or 'python'"),
     ],
 )
@@ -256,19 +265,34 @@ def minimax(game: Game, side: int) -> int:
     return max(values) if int(seat) & 1 == side else min(values)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(
+    "engine",
+    [
+        "python",
+        pytest.param(
+            "native", marks=pytest.mark.skipif(not NATIVE, reason="the native core is not built")
+        ),
+    ],
+)
+@pytest.mark.parametrize("seed", [1, 2, 3, 8])
 @pytest.mark.parametrize("contract", ["spades", "undenufe", "misère"])
-def test_exact_card_values_agree_with_a_brute_force_minimax(seed: int, contract: str) -> None:
+def test_exact_card_values_agree_with_a_brute_force_minimax(
+    seed: int, contract: str, engine: str
+) -> None:
     ruleset = rules.JASSKIT.evolve(contracts=[*Contract.standard(), Contract.MISERE])
     game = Game.new(ruleset, seed=seed).deal().choose(contract)
     rng = random.Random(seed)
-    for _ in range(27 + seed):  # two or three tricks left, mid-trick for some seeds
+    # Two or three tricks left, mid-trick for some seeds; seed 8: the hand's last card.
+    for _ in range(27 + seed):
         game = game.play(rng.choice(game.legal_moves().cards()))
     view = game.view(mover(game))
     side = int(mover(game)) & 1
     cards = [int(c) for c in game.legal_moves()]
     world = remaining(game.hands, int(view.played))
-    values = PythonEvaluator(solve_tricks=9).card_values(Position.of(view), [world], cards)[0]
+    evaluator: Evaluator = (
+        PythonEvaluator(solve_tricks=9) if engine == "python" else NativeEvaluator(solve_tricks=9)
+    )
+    values = evaluator.card_values(Position.of(view), [world], cards)[0]
     expected = [minimax(game.play(card), side) for card in game.legal_moves()]
     assert values == expected
 
@@ -339,6 +363,8 @@ def test_native_backend_is_refused_without_the_core(monkeypatch: pytest.MonkeyPa
     with pytest.raises(InvalidInputError, match="needs the native search core"):
         make_evaluator("native", solve_tricks=4)
     assert make_evaluator("auto", solve_tricks=4).name == "python"
+    assert SearchBot().backend == "python"
+    assert SearchBot().solve_tricks == 4
 
 
 def test_the_command_line_knows_the_search_bot(capsys: pytest.CaptureFixture[str]) -> None:

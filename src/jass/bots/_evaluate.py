@@ -4,9 +4,9 @@ One small interface, :class:`Evaluator`, separates the search from the engine th
 the worlds. :class:`PythonEvaluator` finishes each world with the exact pure-Python
 :class:`~jass.Solver` when few tricks are left and with heuristic rollouts
 (:func:`jass.search.fast.play_out`) before that. When the native search core is present
-(``jass.solver.card_values_batch``), :func:`make_evaluator` returns an evaluator that solves
-every world exactly with it instead; ``JASS_PURE=1`` or ``backend="python"`` keeps the pure
-path.
+(:data:`jass.solver.NATIVE`), :func:`make_evaluator` returns :class:`NativeEvaluator`, which
+solves every world exactly on the core from more tricks left, every legal card's value in one
+call; ``JASS_PURE=1`` or ``backend="python"`` keeps the pure path.
 
 A value is the moving side's credited card points minus the opponents' for the whole hand
 (the tricks already taken, the last trick's 5 and the match bonus included; Weis and Stöck do
@@ -33,6 +33,7 @@ import attrs
 
 from jass import solver as solver_module
 from jass.bots.rule import _heuristic_card
+from jass.core.cards import CARDS
 from jass.core.contracts import Contract, ContractKind
 from jass.core.play import trick_winner
 from jass.core.scoring import credit_card_play, credited_team
@@ -40,10 +41,14 @@ from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.rules import RuleSet
 from jass.search.fast import Policy, play_out
+from jass.search.worlds import values as card_values_of
 from jass.solver import Solver
 
 __all__ = [
+    "NATIVE_SOLVE_TRICKS",
+    "PYTHON_SOLVE_TRICKS",
     "Evaluator",
+    "NativeEvaluator",
     "Position",
     "PythonEvaluator",
     "heuristic_policy",
@@ -54,6 +59,10 @@ __all__ = [
 ]
 
 _FULL: Final = (1 << 36) - 1
+#: Tricks left from which the pure-Python evaluator solves exactly (a few ms a world).
+PYTHON_SOLVE_TRICKS: Final = 4
+#: Tricks left from which the native evaluator solves exactly.
+NATIVE_SOLVE_TRICKS: Final = 6
 
 
 @attrs.frozen
@@ -213,6 +222,7 @@ class Evaluator(Protocol):
     """
 
     name: str
+    solve_tricks: int
 
     def card_values(
         self, position: Position, worlds: Sequence[Sequence[int]], cards: Sequence[int]
@@ -230,15 +240,16 @@ class PythonEvaluator:
 
     name = "python"
 
-    def __init__(self, *, solve_tricks: int) -> None:
+    def __init__(self, *, solve_tricks: int, backend: str = "python") -> None:
         self.solve_tricks = solve_tricks
+        self._backend = backend
 
     def card_values(
         self, position: Position, worlds: Sequence[Sequence[int]], cards: Sequence[int]
     ) -> list[list[float]]:
         """The value of each card in each world: solved or rolled out after the card."""
         solver = (
-            Solver(position.contract, position.ruleset)
+            Solver(position.contract, position.ruleset, backend=self._backend)
             if position.tricks_left <= self.solve_tricks
             else None
         )
@@ -297,21 +308,63 @@ class PythonEvaluator:
         return float(points[side] - points[side ^ 1])
 
 
+class NativeEvaluator:
+    """The native core's engine: exact from ``solve_tricks`` tricks left, rollouts before.
+
+    Each world gives every legal card's value in one call (:func:`jass.search.worlds.values`).
+
+    >>> NativeEvaluator(solve_tricks=6).name
+    'native'
+    """
+
+    name = "native"
+
+    def __init__(self, *, solve_tricks: int) -> None:
+        self.solve_tricks = solve_tricks
+        self._rollouts = PythonEvaluator(solve_tricks=0, backend="python")
+
+    def card_values(
+        self, position: Position, worlds: Sequence[Sequence[int]], cards: Sequence[int]
+    ) -> list[list[float]]:
+        """The value of each card in each world: exact on the core, or rolled out."""
+        if position.tricks_left > self.solve_tricks:
+            return self._rollouts.card_values(position, worlds, cards)
+        contract = position.contract
+        solver = Solver(contract, position.ruleset, backend="native")
+        side = position.seat & 1
+        # What each team is credited so far (its opponents' points under Misère).
+        credited = [0, 0]
+        for team in (0, 1):
+            credited[credited_team(team, contract)] += position.taken[team]
+        base = credited[side] - credited[side ^ 1]
+        rows = []
+        for world in worlds:
+            found = card_values_of(
+                solver,
+                [int(h) for h in world],
+                position.leader,
+                position.trick,
+                position.tricks,
+                declaring_team=position.declaring,
+            ).differences
+            rows.append([float(base + found[CARDS[card]]) for card in cards])
+        return rows
+
+
 def native_available() -> bool:
-    """Whether the native search core's batch call is there and not disabled.
+    """Whether the native search core is there and not disabled (``JASS_PURE=1``).
 
     >>> isinstance(native_available(), bool)
     True
     """
-    if os.environ.get("JASS_PURE") == "1":
-        return False
-    return bool(getattr(solver_module, "NATIVE", False)) and hasattr(
-        solver_module, "card_values_batch"
-    )
+    return bool(solver_module.NATIVE) and os.environ.get("JASS_PURE") != "1"
 
 
-def make_evaluator(backend: str, *, solve_tricks: int) -> Evaluator:
+def make_evaluator(backend: str, *, solve_tricks: int | None = None) -> Evaluator:
     """The evaluator for ``backend``: ``"auto"`` (native if present), ``"native"``, ``"python"``.
+
+    ``solve_tricks`` is where exact solving starts: :data:`PYTHON_SOLVE_TRICKS` in Python,
+    :data:`NATIVE_SOLVE_TRICKS` on the core by default.
 
     >>> make_evaluator("python", solve_tricks=3).name
     'python'
@@ -320,6 +373,10 @@ def make_evaluator(backend: str, *, solve_tricks: int) -> Evaluator:
         raise InvalidInputError(f"backend must be 'auto', 'native' or 'python', got {backend!r}")
     if backend == "native" and not native_available():
         raise InvalidInputError("backend='native' needs the native search core (not present)")
-    if backend != "python" and native_available():  # pragma: no cover  (wired in later)
-        raise InvalidInputError("the native evaluator is not wired in yet")
-    return PythonEvaluator(solve_tricks=solve_tricks)
+    if backend != "python" and native_available():
+        return NativeEvaluator(
+            solve_tricks=NATIVE_SOLVE_TRICKS if solve_tricks is None else solve_tricks
+        )
+    return PythonEvaluator(
+        solve_tricks=PYTHON_SOLVE_TRICKS if solve_tricks is None else solve_tricks
+    )

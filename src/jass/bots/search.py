@@ -80,7 +80,8 @@ class SearchBot:
             (:data:`DEFAULT_CANDIDATES`, 1: no inference, uniform worlds as MonteCarloBot's;
             4 is a good value to turn it on).
         contract_samples: worlds per contract when choosing the contract.
-        solve_tricks: with the pure-Python engine, solve exactly from this many tricks left.
+        solve_tricks: solve each world exactly from this many tricks left (``None``: 4 in
+            pure Python, 6 on the native core), with heuristic rollouts before.
         backend: ``"auto"`` (the native core if present), ``"native"`` or ``"python"``.
         model: the model of the other players (:class:`~jass.bots._inference.InferenceModel`).
 
@@ -96,7 +97,7 @@ class SearchBot:
         time_limit: float | None = None,
         candidates: int = DEFAULT_CANDIDATES,
         contract_samples: int = 24,
-        solve_tricks: int = 4,
+        solve_tricks: int | None = None,
         backend: str = "auto",
         model: InferenceModel | None = None,
     ) -> None:
@@ -112,11 +113,15 @@ class SearchBot:
         assert contract_count is not None  # noqa: S101
         self.candidates = count
         self.contract_samples = contract_count
-        if isinstance(solve_tricks, bool) or solve_tricks not in range(10):
-            raise InvalidInputError(f"solve_tricks must be 0-9, got {solve_tricks!r}")
-        self.solve_tricks = solve_tricks
+        if solve_tricks is not None and (
+            isinstance(solve_tricks, bool) or solve_tricks not in range(10)
+        ):
+            raise InvalidInputError(f"solve_tricks must be 0-9 or None, got {solve_tricks!r}")
         self._evaluator: Evaluator = make_evaluator(backend, solve_tricks=solve_tricks)
+        #: The engine that values the worlds: "native" or "python".
         self.backend = self._evaluator.name
+        #: Tricks left from which each world is solved exactly.
+        self.solve_tricks: int = self._evaluator.solve_tricks
         self.model = model if model is not None else InferenceModel()
         self._rng = random.Random(seed)
         #: How often the sampler fell back to a deal that does not explain every Weis.
