@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rules", default="JASSKIT,SCHIEBER", help="presets, comma-separated")
     parser.add_argument("--curve", default="8,16,32,64", help="SearchBot budgets for 'curve'")
-    parser.add_argument("--timing", type=int, default=2, help="hands of self-play timed")
+    parser.add_argument("--timing", type=int, default=1, help="hands of self-play timed")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     named = {"all": ALL_MATCHES, "leaderboard": LEADERBOARD}
