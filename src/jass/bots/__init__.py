@@ -18,5 +18,6 @@ thank. Ten lines make a bot:
 from jass.bots.base import Bot, RandomBot, play_game, play_hand
 from jass.bots.montecarlo import MonteCarloBot
 from jass.bots.rule import RuleBot
+from jass.bots.search import SearchBot
 
-__all__ = ["Bot", "MonteCarloBot", "RandomBot", "RuleBot", "play_game", "play_hand"]
+__all__ = ["Bot", "MonteCarloBot", "RandomBot", "RuleBot", "SearchBot", "play_game", "play_hand"]

@@ -32,7 +32,8 @@ from functools import partial
 from pathlib import Path
 
 from jass._version import __version__
-from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, SearchBot
+from jass.bots.search import DEFAULT_SAMPLES
 from jass.cli.screen import Style, narrate, symbols_fit
 from jass.cli.terminal import TerminalGame
 from jass.engine.game import Game
@@ -48,12 +49,17 @@ from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
 __all__ = ["main", "narrate"]
 
 _COMMANDS = ("watch", "play", "replay", "analyze", "rules", "simulate", "serve")
-_BOTS = {"random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot}
+_BOTS = {
+    "random": RandomBot, "rule": RuleBot, "montecarlo": MonteCarloBot, "search": SearchBot
+}  # fmt: skip
 # Deals per card for the MonteCarloBots of `jass play` and `jass watch`: about 0.2 s a card on
 # the shared 2-core development machine (mean 0.23 s, 90% of cards under 0.45 s), unnoticed
 # between the player's cards. A count, not a time limit, so that a seeded game replays the same.
 PLAY_SAMPLES = 128
-_BOT_NAMES = {"random": "RandomBot", "rule": "RuleBot", "montecarlo": "MonteCarloBot"}
+_BOT_NAMES = {
+    "random": "RandomBot", "rule": "RuleBot", "montecarlo": "MonteCarloBot",
+    "search": "SearchBot",
+}  # fmt: skip
 
 
 def _bots(kind: str, seed: int, seats: Sequence[int]) -> dict[int, Bot]:
@@ -71,6 +77,8 @@ def _bots(kind: str, seed: int, seats: Sequence[int]) -> dict[int, Bot]:
 def _bots_line(kind: str) -> str:
     """Which bots play, in one line."""
     budget = f" ({PLAY_SAMPLES} sampled deals a card)" if kind == "montecarlo" else ""
+    if kind == "search":
+        budget = f" ({DEFAULT_SAMPLES} sampled worlds a card)"
     return f"{_BOT_NAMES[kind]}{budget}"
 
 
@@ -331,7 +339,7 @@ def _serve(args: argparse.Namespace) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
     for name, kind in kinds.items():
-        budget = f", {args.seconds:g} s per decision" if kind == "montecarlo" else ""
+        budget = f", {args.seconds:g} s per decision" if kind in ("montecarlo", "search") else ""
         print(f"{server.url}/{name}  ({kind}{budget})", flush=True)
     print("jass serve: jass-kit's player service; Ctrl-C stops it", file=sys.stderr, flush=True)
     try:
@@ -417,7 +425,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     watch.add_argument(
         "--bots", choices=sorted(_BOTS), default="rule",
-        help=f"the bots at the four seats (montecarlo: {PLAY_SAMPLES} deals a card)",
+        help=f"the bots at the four seats (montecarlo: {PLAY_SAMPLES} deals a card; "
+        f"search: {DEFAULT_SAMPLES} sampled worlds)",
     )  # fmt: skip
     watch.add_argument("--swiss", action="store_true", help="Swiss-German card names")
     watch.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
@@ -511,7 +520,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     serve.add_argument("--port", type=_count(0), default=8888, help="port (0: any free port)")
     serve.add_argument(
-        "--seconds", type=_seconds, default=1.0, help="MonteCarloBot budget per move"
+        "--seconds", type=_seconds, default=1.0,
+        help="MonteCarloBot budget per move, and SearchBot's most",
     )
     serve.add_argument("--seed", type=int, default=0, help="seed the bots' seeds come from")
     serve.add_argument(

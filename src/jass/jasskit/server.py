@@ -47,7 +47,7 @@ from typing import Any, Final
 
 from jass._budgets import is_int
 from jass._kitformat import from_jasskit_observation, kit_seat
-from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, SearchBot
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError, JassError, describe
@@ -66,7 +66,7 @@ from jass.rules import JASSKIT, RuleSet
 __all__ = ["BOT_KINDS", "MAX_CONNECTIONS", "REQUEST_TIMEOUT", "PlayerServer", "make_bot"]
 
 #: The kinds of bot that ``jass serve --bot NAME=KIND`` serves.
-BOT_KINDS: Final = ("random", "rule", "montecarlo")
+BOT_KINDS: Final = ("random", "rule", "montecarlo", "search")
 
 _log = logging.getLogger(__name__)
 _NAME: Final = re.compile(r"[A-Za-z0-9_.~-]+")
@@ -74,7 +74,7 @@ _JSON_TYPES: Final = ("application/json",)
 
 
 def make_bot(kind: str, seed: int | None = None, *, seconds: float = 1.0) -> Bot:
-    """A bot of ``kind`` (one of :data:`BOT_KINDS`); a Monte Carlo bot thinks ``seconds``.
+    """A bot of ``kind`` (one of :data:`BOT_KINDS`); a search bot thinks at most ``seconds``.
 
     >>> type(make_bot("montecarlo", 1, seconds=0.2)).__name__, make_bot("rule").seed
     ('MonteCarloBot', None)
@@ -85,6 +85,8 @@ def make_bot(kind: str, seed: int | None = None, *, seconds: float = 1.0) -> Bot
         return RuleBot(seed)
     if kind == "montecarlo":
         return MonteCarloBot(seed, time_limit=seconds)
+    if kind == "search":  # its default worlds per card, never more than ``seconds``
+        return SearchBot(seed, time_limit=seconds)
     raise InvalidInputError(f"unknown bot kind {kind!r}: choose one of {', '.join(BOT_KINDS)}")
 
 
