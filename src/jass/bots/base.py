@@ -46,6 +46,22 @@ class Bot(Protocol):
         ...
 
 
+def true_thank(view: PlayerView, actions: Sequence[Action]) -> Thank | None:
+    """The thank among ``actions`` that the view's scores prove true (rule book R9.2), if any.
+
+    The built-in bots thank only then: a false thank loses the game.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=1).deal()
+    >>> true_thank(g.view(g.to_move), g.legal_actions()) is None
+    True
+    """
+    for action in actions:
+        if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
+            return action
+    return None
+
+
 class RandomBot:
     """Plays a random legal action; thanks only when its team has reached the target.
 
@@ -69,9 +85,9 @@ class RandomBot:
         actions = view.legal_actions()
         if not actions:
             raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
-        for action in actions:
-            if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
-                return action
+        thank = true_thank(view, actions)
+        if thank is not None:
+            return thank
         choices = [a for a in actions if not isinstance(a, Thank)]
         return self._rng.choice(choices or list(actions))
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from jass.bots.base import true_thank
 from jass.core.cards import CARDS, SUIT_MASKS
 from jass.core.contracts import Contract, ContractKind
 from jass.core.play import trick_winner
-from jass.engine.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove, Thank
+from jass.engine.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
 
@@ -173,9 +174,9 @@ class RuleBot:
         True
         """
         actions = view.legal_actions()
-        for action in actions:
-            if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
-                return action
+        thank = true_thank(view, actions)
+        if thank is not None:
+            return thank
         if view.phase is Phase.CHOOSE:
             return self._choose(view, actions)
         declarations = [a for a in actions if isinstance(a, DeclareWeis)]

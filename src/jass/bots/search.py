@@ -45,12 +45,13 @@ from typing import Final
 from jass._budgets import count_or_none, seconds_or_none
 from jass.bots._evaluate import Evaluator, Position, make_evaluator, remaining, rollout_margin
 from jass.bots._inference import InferenceModel, log_likelihood, resample
+from jass.bots.base import true_thank
 from jass.bots.rule import contract_rating
 from jass.core.cards import CardSet
 from jass.core.contracts import Contract
 from jass.core.seats import Seat
 from jass.core.weis import Weis, best_weis, find_weis
-from jass.engine.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove, Thank
+from jass.engine.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
@@ -140,10 +141,9 @@ class SearchBot:
         actions = view.legal_actions()
         if not actions:
             raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
-        for action in actions:
-            # A thank only when the view's scores prove it true (rule book R9.2).
-            if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
-                return action
+        thank = true_thank(view, actions)
+        if thank is not None:
+            return thank
         if view.phase is Phase.CHOOSE:
             return self._choose(view, actions)
         declarations = [a for a in actions if isinstance(a, DeclareWeis)]
