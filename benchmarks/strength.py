@@ -27,7 +27,8 @@ max per card, forced cards left out).
 
 Command lines::
 
-    python benchmarks/strength.py --deals 4 --samples 1 --workers 1      # the CI smoke run
+    python benchmarks/strength.py --deals 2 --samples 1 --workers 1 \
+        --matches mc-rule,search-mc,cheat-rule --timing 1               # the CI smoke run
     python benchmarks/strength.py --deals 100 --matches all              # this session's table
     python benchmarks/strength.py --deals 1000 --matches all --workers 8 # the release table
     python benchmarks/strength.py --deals 200 --matches curve --curve 8,16,32,64,128
@@ -49,9 +50,10 @@ from jass.bots import MonteCarloBot, RandomBot, RuleBot, SearchBot
 from jass.bots._evaluate import Position, PythonEvaluator, remaining
 from jass.bots.search import _contract_value, _weis_found
 from jass.engine.actions import PLAY_ACTIONS, Action, Choose, Shove, Thank
+from jass.engine.game import Game
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
-from jass.matches import BotFactory, play_match
+from jass.matches import BotFactory, bot_seed, deal_seed, play_match
 from jass.rules import RuleSet
 from jass.search.sampling import DealSampler
 
@@ -72,23 +74,31 @@ LEADERBOARD = "rule-random,mc-random,search-random,mc16-rule,search-rule,search-
 
 
 class CheatingBot:
-    """Sees every hand (through the view's private game): SearchBot's evaluation, one world.
+    """Sees every hand: SearchBot's evaluation on the one true world.
 
-    A benchmark device, not a player: it reads ``view._game``, which no honest bot may.
+    A benchmark device, not a player. A view holds no other seat's cards, so it deals the
+    match's deal again: it is told the match's seed and size, and finds its deal from the
+    seed :func:`jass.play_match` gave it (:func:`jass.matches.bot_seed`).
     """
 
-    def __init__(self, seed: int | None = None, *, solve_tricks: int = 5) -> None:
+    def __init__(
+        self, seed: int, *, match_seed: int, deals: int, ruleset: RuleSet, solve_tricks: int = 5
+    ) -> None:
         self.seed = seed
+        deal_of = {
+            bot_seed(match_seed, index, seat): index for index in range(deals) for seat in range(4)
+        }
+        dealt = Game.new(ruleset, seed=deal_seed(match_seed, deal_of[seed])).deal()
+        self._dealt = [int(h) for h in dealt.hands]  # the same cards at the same seats
         self._evaluator = PythonEvaluator(solve_tricks=solve_tricks)
 
     def choose_action(self, view: PlayerView) -> Action:
         """The best action if all hands are known."""
-        game = view._game  # cheating is the point
         actions = view.legal_actions()
         for action in actions:
             if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
                 return action
-        hands = [int(h) for h in game.hands]
+        hands = self._dealt  # cheating is the point
         if view.phase is Phase.CHOOSE:
             assert view.dealer is not None
             forehand = (int(view.dealer) + 1) & 3
@@ -253,7 +263,9 @@ def matches(wanted: list[str], args: argparse.Namespace, monte_carlo: BotFactory
             chosen.append(("SearchBot(inference) vs MC(16)",
                            partial(SearchBot, candidates=4, samples=16), mc16))
         elif key == "cheat-rule":
-            chosen.append(("CheatingBot vs RuleBot", CheatingBot, RuleBot))
+            cheater = partial(CheatingBot, match_seed=args.seed, deals=args.deals,
+                              ruleset=jass.rules.PRESETS[preset])
+            chosen.append(("CheatingBot vs RuleBot", cheater, RuleBot))
         elif key == "search-ismcts":
             simulations = calibrate_ismcts(search_seconds, preset)
             chosen.append((f"SearchBot vs ISMCTS({simulations} sims)", search,

@@ -144,12 +144,3 @@ def test_the_comparison_bites(schieber_hands: list[jr.Episode]) -> None:
         problems = jr.replay(mutant, schieber_hands, game=False)
         print(f"\nmutant {name}: {len(problems)} disagreements, first {problems[:1]}")
         assert problems, name
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", PRESETS)
-def test_many_hands_move_for_move(name: str) -> None:
-    """The heavier variant: 20,000 hands per preset (deselect with ``-m 'not slow'``)."""
-    ruleset = rules.PRESETS[name]
-    episodes = jr.engine_episodes(ruleset, range(10**7, 10**7 + 20_000), "hand", Counter())
-    assert jr.replay(jr.traced_tables(ruleset), episodes, game=False) == []
