@@ -97,7 +97,7 @@ def solution_json(solution: jass.solver.Solution) -> dict[str, Any]:
     """Every field of a solution, as JSON."""
     return {
         "points": solution.points,
-        "difference": solution.difference,
+        "difference": solution.lower,
         "lower": solution.lower,
         "upper": solution.upper,
         "best": str(solution.best),
