@@ -56,6 +56,17 @@ class _Server(http.server.ThreadingHTTPServer):
         self._deadlines: dict[socket.socket, tuple[float, Any]] = {}
         self._watching = threading.Lock()
         self._stop = threading.Event()
+        # The connections that hold a slot: each gives it back once, from whichever path ends
+        # it first (its thread, or a start interrupted by Ctrl-C).
+        self._holding: set[int] = set()
+        self._holding_lock = threading.Lock()
+
+    def _release(self, request: Any) -> None:
+        with self._holding_lock:
+            if id(request) not in self._holding:
+                return
+            self._holding.discard(id(request))
+        self._slots.release()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve the connection on a thread of its own, or answer 503 when all are taken."""
@@ -64,17 +75,19 @@ class _Server(http.server.ThreadingHTTPServer):
             _log.info("%s refused: %d connections open", client_address[0], self.max_connections)
             self.shutdown_request(request)
             return
+        with self._holding_lock:
+            self._holding.add(id(request))
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()
+            self._release(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._slots.release()
+            self._release(request)
 
     def watch(self, connection: socket.socket, address: Any) -> None:
         """Start the deadline of a request on ``connection``."""
