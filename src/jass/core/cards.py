@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from operator import index as _bits
 from typing import Final, NoReturn, SupportsIndex
 
 from typing_extensions import Self
@@ -29,11 +30,8 @@ from jass.core._card import (
     _PAIRING_DEFAULT,
     CARDS,
     Card,
-    _and,
     _card_from_words,
-    _or,
     _SetOfCards,
-    _xor,
     as_card,
 )
 from jass.core.suits import (
@@ -197,7 +195,7 @@ for sum(sets))
         """
         if not isinstance(suit, Suit):
             raise InvalidInputError(f"{describe(suit, typed=False)} is not a Suit")
-        return _new(CardSet, _and(self, SUIT_MASKS[suit]))
+        return _new(CardSet, _bits(self) & SUIT_MASKS[suit])
 
     def cards(self) -> tuple[Card, ...]:
         """The cards as a tuple, in canonical order (fast: three table lookups).
@@ -208,7 +206,7 @@ for sum(sets))
         >>> CardSet.parse("AS 6H").cards()
         (Card.parse('AS'), Card.parse('6H'))
         """
-        bits = int(self)
+        bits = _bits(self)
         return _LOW[bits & 0xFFF] + _MIDDLE[bits >> 12 & 0xFFF] + _HIGH[bits >> 24]
 
     def union(self, *others: CardSet | Card | Iterable[Card | str]) -> CardSet:
@@ -220,7 +218,7 @@ for sum(sets))
         >>> CardSet().union(CardSet.parse("JH"), ["9H", "AS"], Card.parse("6C"))
         CardSet.parse('AS 9H JH 6C')
         """
-        bits = int(self)
+        bits = _bits(self)
         for other in others:
             bits |= _bits_of(other)
         return _new(CardSet, bits)
@@ -231,7 +229,7 @@ for sum(sets))
         >>> CardSet.parse("JH 9H AS").intersection(["AS", "9H", "6C"], CardSet.parse("AS"))
         CardSet.parse('AS')
         """
-        bits = int(self)
+        bits = _bits(self)
         for other in others:
             bits &= _bits_of(other)
         return _new(CardSet, bits)
@@ -242,7 +240,7 @@ for sum(sets))
         >>> CardSet.parse("JH 9H AS").difference(["AS"], Card.parse("9H"))
         CardSet.parse('JH')
         """
-        bits = int(self)
+        bits = _bits(self)
         for other in others:
             bits &= ~_bits_of(other)
         return _new(CardSet, bits)
@@ -253,7 +251,7 @@ for sum(sets))
         >>> CardSet.parse("JH 9H").symmetric_difference(["9H", "AS"])
         CardSet.parse('AS JH')
         """
-        return _new(CardSet, int(self) ^ _bits_of(other))
+        return _new(CardSet, _bits(self) ^ _bits_of(other))
 
     def issubset(self, other: CardSet | Card | Iterable[Card | str]) -> bool:
         """Whether every card of this set is in ``other`` (like ``<=``).
@@ -261,7 +259,7 @@ for sum(sets))
         >>> CardSet.parse("JH").issubset(["JH", "9H"]), CardSet.parse("JH AS").issubset(["JH"])
         (True, False)
         """
-        return not int(self) & ~_bits_of(other)
+        return not _bits(self) & ~_bits_of(other)
 
     def issuperset(self, other: CardSet | Card | Iterable[Card | str]) -> bool:
         """Whether every card of ``other`` is in this set (like ``>=``).
@@ -269,7 +267,7 @@ for sum(sets))
         >>> CardSet.parse("JH 9H").issuperset(["9H"]), CardSet.parse("JH").issuperset(["AS"])
         (True, False)
         """
-        return not _bits_of(other) & ~int(self)
+        return not _bits_of(other) & ~_bits(self)
 
     def isdisjoint(self, other: CardSet | Card | Iterable[Card | str]) -> bool:
         """Whether this set and ``other`` have no card in common.
@@ -277,7 +275,7 @@ for sum(sets))
         >>> CardSet.parse("JH 9H").isdisjoint(["AS", "6C"]), CardSet.parse("JH").isdisjoint(["JH"])
         (True, False)
         """
-        return not int(self) & _bits_of(other)
+        return not _bits(self) & _bits_of(other)
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards())
@@ -287,11 +285,11 @@ for sum(sets))
 
     def __contains__(self, card: object) -> bool:
         if isinstance(card, Card):
-            return bool(_and(self, 1 << card))
+            return bool(_bits(self) & 1 << card)
         if isinstance(card, str):
             card = Card.parse(card)
         if isinstance(card, int) and not isinstance(card, (bool, CardSet)) and 0 <= card < 36:
-            return bool(_and(self, 1 << card))
+            return bool(_bits(self) & 1 << card)
         return False
 
     def __bool__(self) -> bool:
@@ -312,55 +310,55 @@ for sum(sets))
     def __le__(self, other: object) -> bool:
         if not isinstance(other, CardSet):
             return _not_comparable(other)
-        return not _and(self, ~int(other))
+        return not _bits(self) & ~_bits(other)
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, CardSet):
             return _not_comparable(other)
-        return not _and(self, ~int(other)) and int(self) != int(other)
+        return not _bits(self) & ~_bits(other) and _bits(self) != _bits(other)
 
     def __ge__(self, other: object) -> bool:
         if not isinstance(other, CardSet):
             return _not_comparable(other)
-        return not _and(other, ~int(self))
+        return not _bits(other) & ~_bits(self)
 
     def __gt__(self, other: object) -> bool:
         if not isinstance(other, CardSet):
             return _not_comparable(other)
-        return not _and(other, ~int(self)) and int(self) != int(other)
+        return not _bits(other) & ~_bits(self) and _bits(self) != _bits(other)
 
     # Set operators; the plain int methods do the work, so they stay cheap.
 
     def __or__(self, other: object) -> CardSet:
         if other.__class__ is CardSet:
-            return _new(CardSet, _or(self, other))
-        return _new(CardSet, _or(self, _operand(other, strict=True)))
+            return _new(CardSet, _bits(self) | _bits(other))
+        return _new(CardSet, _bits(self) | _operand(other, strict=True))
 
     def __and__(self, other: object) -> CardSet:
         cls = other.__class__
         if cls is CardSet or cls is int:  # any int mask may intersect, e.g. hand & ~trumps
-            return _new(CardSet, _and(self, other))  # type: ignore[arg-type]
-        return _new(CardSet, _and(self, _operand(other, strict=False)))
+            return _new(CardSet, _bits(self) & _bits(other))  # type: ignore[arg-type]
+        return _new(CardSet, _bits(self) & _operand(other, strict=False))
 
     def __xor__(self, other: object) -> CardSet:
         if other.__class__ is CardSet:
-            return _new(CardSet, _xor(self, other))
-        return _new(CardSet, _xor(self, _operand(other, strict=True)))
+            return _new(CardSet, _bits(self) ^ _bits(other))
+        return _new(CardSet, _bits(self) ^ _operand(other, strict=True))
 
     def __sub__(self, other: object) -> CardSet:
         if other.__class__ is CardSet:
-            return _new(CardSet, _and(self, ~int(other)))
-        return _new(CardSet, _and(self, ~_operand(other, strict=True)))
+            return _new(CardSet, _bits(self) & ~_bits(other))
+        return _new(CardSet, _bits(self) & ~_operand(other, strict=True))
 
     __ror__ = __or__
     __rand__ = __and__
     __rxor__ = __xor__
 
     def __rsub__(self, other: object) -> CardSet:
-        return _new(CardSet, _operand(other, strict=True) & ~int(self))
+        return _new(CardSet, _operand(other, strict=True) & ~_bits(self))
 
     def __invert__(self) -> CardSet:
-        return _new(CardSet, _xor(self, _FULL))
+        return _new(CardSet, _bits(self) ^ _FULL)
 
     # A card set is not a number: arithmetic raises, in both directions (sum() calls 0 + set).
 
@@ -483,13 +481,13 @@ def _operand(other: object, *, strict: bool) -> int:
         raise InvalidInputError(
             f"{describe(other, typed=False)} is not a set of cards (a bitmask of 36 bits)"
         )
-    return int(other)
+    return _bits(other)
 
 
 def _bits_of(other: object) -> int:
     """The bitmask of the argument of a named set method (anything ``CardSet()`` takes)."""
     if isinstance(other, CardSet):
-        return int(other)
+        return _bits(other)
     return int(CardSet(other))  # type: ignore[arg-type]
 
 

@@ -55,7 +55,6 @@ class HandCredits(NamedTuple):
 NO_CREDITS: Final = HandCredits()
 
 
-
 class GameFacts:
     """What a game's rule set, seed and set-up fix for its whole length, derived once (internal).
 

@@ -69,8 +69,9 @@ Actions = tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]
 class Round(NamedTuple):
     """What changes once a trick: its leader, and what the completed tricks gave (internal).
 
-    Always built with keywords (:func:`new_round`), so that two fields of one type cannot
-    change places.
+    Built with keywords (:func:`new_round`), so that two fields of one type cannot change
+    places; the trick's completion alone builds it by position, for speed, and
+    ``tests/test_fields.py`` fails if two fields change places there.
 
     >>> new_round(leader=2, points=(10, 0), tricks_won=(1, 0), plays=()).tricks_won
     (1, 0)

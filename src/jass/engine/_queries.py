@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from operator import index as _bits
 from typing import Any, Final, NoReturn
 
 from jass._budgets import is_int
@@ -374,7 +375,7 @@ class GameQueries:
             trick = self._trick
             hand = self._hands[self._to_move]
             if trick:
-                legal = _new_set(CardSet, legal_mask(int(hand), trick, self._ctx.data))
+                legal = _new_set(CardSet, legal_mask(_bits(hand), trick, self._ctx.data))
             else:
                 legal = hand  # any card may be led (R5.1)
             # A cache that pays (play() checks off-suit cards against it): invisible to

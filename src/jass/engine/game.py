@@ -22,6 +22,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterable, Sequence
+from operator import index as _bits
 from typing import Any, Final, NoReturn
 
 import attrs
@@ -57,8 +58,6 @@ __all__ = ["Game"]
 _new: Final = object.__new__
 _new_set: Final = int.__new__
 # Int operations on card sets in the hot path: CardSet's own operators are Python methods.
-_and: Final = int.__and__
-_xor: Final = int.__xor__
 _SEATS: Final = tuple(Seat)
 _TEAMS: Final = tuple(Team)
 _EMPTY: Final = CardSet(0)
@@ -88,7 +87,6 @@ class Game(GameQueries):
     """
 
     __slots__ = ()  # the fields are GameQueries' slots
-
 
     # --- construction -------------------------------------------------------------------
 
@@ -314,22 +312,23 @@ class Game(GameQueries):
             card = as_card(card)
         seat = self._to_move
         hands = self._hands
-        hand = hands[seat]
+        held = _bits(hands[seat])  # plain ints: a CardSet's own operators cost more
         trick = self._trick
         bit = 1 << card
         # A lead, or a card of the led suit, is legal if held (R5.1); the rest asks the rule.
         if (
             self.phase is not _PLAY
-            or not _and(hand, bit)
+            or not held & bit
             or (
                 trick
                 and not _SUIT_MASK_OF[trick[0]] & bit
-                and not _and(self._legal or self.legal_moves(), bit)
+                and not _bits(self._legal or self.legal_moves()) & bit
             )
         ):
             self._refuse(PLAY_ACTIONS[card], self._play_refusal(card))
         ctx = self._ctx
-        left = _new_set(CardSet, _xor(hand, bit))
+        held ^= bit
+        left = _new_set(CardSet, held)
         hands = (
             (left, hands[1], hands[2], hands[3])
             if seat == 0
@@ -350,7 +349,7 @@ class Game(GameQueries):
         if (
             ctx.stoeck_mask & bit
             and seat == ctx.stoeck_seat
-            and not _and(left, ctx.stoeck_mask)  # the second of trump King and Queen (R8.1)
+            and not held & ctx.stoeck_mask  # the second of trump King and Queen (R8.1)
             and not tally.stoeck_done
         ):
             ctx, tally, scores = self._stoeck_scored(tally, seat)
@@ -362,13 +361,14 @@ class Game(GameQueries):
             ctx, tally, scores, after = crediting.trick_completed(
                 (ctx, tally, scores), (trick[0], trick[1], trick[2], card), self._round
             )
+            won = after.tricks_won
+            if won[0] + won[1] == 9:
+                return _hand_completed((ctx, tally, scores), hands, after, history)
             over = ctx.outcome is not None
-            game = _build(
+            return _build(
                 ctx, tally, _OVER if over else _PLAY, -1 if over else after.leader, hands, (),
                 after, scores, history,
             )  # fmt: skip
-            won = after.tricks_won
-            return game._hand_completed() if won[0] + won[1] == 9 else game
         more = trick + (card,)  # noqa: RUF005  (a concatenation: faster than unpacking)
         return _build(ctx, tally, _PLAY, (seat + 1) & 3, hands, more, self._round, scores, history)
 
@@ -457,36 +457,6 @@ class Game(GameQueries):
             return self._ended(ledger, self._history)
         return self._evolve(_ctx=ctx, _tally=tally, _scores=scores)
 
-    def _hand_completed(self) -> Game:
-        """Score the hand just completed, even if its last trick ended the game."""
-        ctx = self._ctx
-        hand = ctx.hand_info
-        assert hand is not None  # noqa: S101
-        tally = self._tally
-        score = score_hand_unchecked(
-            ctx.contract,
-            self._round.points,
-            self._round.tricks_won,
-            hand.declaring_team,
-            ctx.rules,
-            tally.weis_credit,
-            tally.stoeck_credit,
-        )
-        start = hand.scores_before
-        scores = (start[0] + score.totals[0], start[1] + score.totals[1])
-        if ctx.outcome is not None:
-            # The last trick ended the game: the hand counts if every event of it was credited.
-            return self._evolve(_ctx=ctx.with_result(score)) if scores == self._scores else self
-        ctx = ctx.with_result(score)
-        r = self._round  # the finished hand's round, with no trick to lead
-        after = new_round(leader=-1, points=r.points, tricks_won=r.tricks_won, plays=r.plays)
-        game = self._evolve(_ctx=ctx, _scores=scores, phase=_DEAL, _to_move=-1, _round=after)
-        ending = end_after_hand(ctx.rules, scores, ctx.facts.setup.hands_played + len(ctx.results))
-        if ending is None:
-            return game
-        ledger = crediting.end_game((ctx, tally, scores), *ending, hand_open=False)
-        return game._ended(ledger, game._history)
-
     def _repr_svg_(self) -> str:
         """The table seen by the seat to move, which notebooks show (see :func:`jass.svg.table`).
 
@@ -552,6 +522,41 @@ def _build(
     game._legal = None
     game.__class__ = Game  # type: ignore[assignment]
     return game
+
+
+def _hand_completed(
+    ledger: Ledger, hands: DealtHands, after: Round, history: tuple[Any, Action] | None
+) -> Game:
+    """The state after the ninth trick: the hand scored, even if that trick ended the game.
+
+    ``ledger`` is the ledger with the ninth trick credited, and ``after`` the round it ends.
+    """
+    ctx, tally, scores = ledger
+    hand = ctx.hand_info
+    assert hand is not None  # noqa: S101
+    score = score_hand_unchecked(
+        ctx.contract,
+        after.points,
+        after.tricks_won,
+        hand.declaring_team,
+        ctx.rules,
+        tally.weis_credit,
+        tally.stoeck_credit,
+    )
+    start = hand.scores_before
+    totals = (start[0] + score.totals[0], start[1] + score.totals[1])
+    if ctx.outcome is not None:
+        # The last trick ended the game: the hand counts if every event of it was credited.
+        if totals == scores:
+            ctx = ctx.with_result(score)
+        return _build(ctx, tally, _OVER, -1, hands, (), after, scores, history)
+    ctx = ctx.with_result(score)
+    done = new_round(leader=-1, points=after.points, tricks_won=after.tricks_won, plays=after.plays)
+    game = _build(ctx, tally, _DEAL, -1, hands, (), done, totals, history)
+    ending = end_after_hand(ctx.rules, totals, ctx.facts.setup.hands_played + len(ctx.results))
+    if ending is None:
+        return game
+    return game._ended(crediting.end_game((ctx, tally, totals), *ending, hand_open=False), history)
 
 
 def _start(facts: GameFacts) -> Game:

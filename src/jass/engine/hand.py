@@ -175,12 +175,18 @@ class GameSetup:
         >>> GameSetup.checked(jass.rules.SCHIEBER, [100, 20], dealer=2)
         GameSetup(scores=(100, 20), dealer=<Seat.S2: 2>, hands_played=0)
         """
+        if (
+            scores.__class__ is tuple
+            and scores == (0, 0)
+            and dealer is None
+            and hands_played.__class__ is int
+            and hands_played == 0
+        ):
+            return FRESH_START  # the usual new game, valid under every rule set (target >= 1)
         if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
             raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
         pair = tuple(scores)
-        if len(pair) != 2 or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in pair
-        ):
+        if len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
             raise InvalidInputError(f"scores must be two ints (team 0, team 1), got {scores!r}")
         totals = (int(pair[0]), int(pair[1]))
         for team, total in enumerate(totals):

@@ -182,4 +182,3 @@ def known_holdings(
     if marker >= 0:
         known[marker] |= 1 << ruleset.first_hand_marker
     return known
-
