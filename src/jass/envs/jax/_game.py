@@ -152,6 +152,8 @@ def _hand_fields(t: Tables, hands: Array) -> dict[str, Array]:
         "_stoeck_seat": jnp.int32(-1),
         "_stoeck_done": jnp.zeros((), bool),
         "_stoeck_credit": zero2,
+        "_multiplier": jnp.int32(0),
+        "_pair": jnp.zeros(36, bool),
     }
 
 
@@ -170,7 +172,6 @@ def start_game(t: Tables, key: Array, deals: Array, dealer: Array | None) -> Sta
     fields = _hand_fields(t, hands)
     return State(
         current_player=(dealer + 1) & 3,
-        observation=jnp.zeros(678, jnp.int8),
         legal_action_mask=jnp.zeros(48, bool),
         rewards=jnp.zeros(4, jnp.float32),
         terminated=jnp.zeros((), bool),
@@ -182,6 +183,7 @@ def start_game(t: Tables, key: Array, deals: Array, dealer: Array | None) -> Sta
         _scores_before=jnp.zeros(2, jnp.int32),
         _deals=deals,
         _key=key,
+        _weis_on=jnp.asarray(t.weis, bool),
         **fields,
     )
 
@@ -344,6 +346,8 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _leader=forehand,
         _to_move=forehand,
         _stoeck_seat=stoeck_seat,
+        _multiplier=mult,
+        _pair=pair,
     )
     # Stöck that finish at once (R9.4).
     led = _credit_step(t, _ledger(chosen), [], mult, stoeck_seat)
@@ -353,7 +357,7 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
     )
     shoved = dataclasses.replace(s, _shoves=s._shoves + 1, _to_move=(s._to_move + 2) & 3)
-    return select(shove, shoved, chosen)
+    return select(shove, shoved, chosen, barrier=False)
 
 
 def _apply_ledger(s: State, led: Ledger) -> State:
@@ -379,14 +383,24 @@ def _resolve_weis(s: State, c: Array) -> tuple[Array, Array, Array]:
     return jnp.where(has, winner, -1), team, jnp.where(has, points, 0)
 
 
+#: The fields :func:`play` leaves as they are when it plays no card (-1) at a trick's start.
+NO_CARD_KEEPS = frozenset(
+    {"_hands", "_played", "_excluded", "_trick", "_points", "_tricks_won", "_weis_done"}
+    | {"_weis_winner"}
+)
+
+
 def play(t: Tables, s: State, card: Array) -> State:
-    """Play ``card`` for the seat to move: Stöck, the trick, the Weis, the end of the hand."""
+    """Play ``card`` for the seat to move: Stöck, the trick, the Weis, the end of the hand.
+
+    ``card`` -1 plays none: at a trick's start it leaves the fields of ``NO_CARD_KEEPS``
+    as they are, so a step of the choice merges only the small fields (see ``env._move``).
+    """
     seat = jnp.clip(s._to_move, 0, 3)
     c = jnp.clip(s._contract, 0, 6)
     r = rows(t, c)
     mult = take(t.multiplier, c)
-    card = jnp.clip(card, 0, 35)
-    bit = card == _CARDS
+    bit = card == _CARDS  # all False for no card
     hand_left = take(s._hands, seat) & ~bit
     mover = (seat == _SEATS)[:, None]
     hands = s._hands & ~(mover & bit[None, :])

@@ -5,8 +5,8 @@ is an array, so a batch of states is one :class:`State` whose arrays have a lead
 axis. The home of :class:`State` is :mod:`jass.envs.jax`.
 
 >>> import dataclasses
->>> [f.name for f in dataclasses.fields(State)][:6]
-['current_player', 'observation', 'legal_action_mask', 'rewards', 'terminated', 'truncated']
+>>> [f.name for f in dataclasses.fields(State)][:5]  # and the property ``observation``
+['current_player', 'legal_action_mask', 'rewards', 'terminated', 'truncated']
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ Array = jax.Array
 class State:
     """One state of the environment (or a batch of them): see :class:`jass.envs.jax.JassEnv`.
 
-    Public fields:
+    Public fields (``observation`` is a property, computed from the others when read):
         current_player: the seat to act (int32, 0-3); at the end, the seat that acted last.
         observation: that seat's ``jass-obs-v1`` encoding (int8, 678 values).
         legal_action_mask: the legal action numbers (bool, 48); all ``False`` at the end.
@@ -45,7 +45,6 @@ class State:
     """
 
     current_player: Array
-    observation: Array
     legal_action_mask: Array
     rewards: Array
     terminated: Array
@@ -78,6 +77,26 @@ class State:
     _stoeck_credit: Array  # (2,) unmultiplied Stöck points credited this hand
     _deals: Array  # (n, 4, 36) bool: the deals given, hand k from deals[k]
     _key: Array  # the key of the deals past the given ones
+    # What the observation reads of the rule tables, so it needs no tables.
+    _multiplier: Array  # the contract's multiplier, 0 before one is named
+    _pair: Array  # (36,) bool: the contract's Stöck pair (trump King and Queen), or none
+    _weis_on: Array  # the rule set plays Weis
+
+    @property
+    def observation(self) -> Array:
+        """The ``jass-obs-v1`` encoding for ``current_player`` (int8, 678; batched alike).
+
+        Computed from the private fields when read, not stored: a compiled rollout whose
+        policy does not read it does not compute it.
+        """
+        from jass.envs.jax._observe import observation  # it imports this module
+
+        def one(state: State) -> Array:
+            return observation(state, state.current_player)
+
+        for _ in range(self.current_player.ndim):  # one vmap per batch axis
+            one = jax.vmap(one)
+        return one(self)
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(State))
@@ -94,19 +113,26 @@ def _unflatten(_: None, children: Any) -> State:
 jax.tree_util.register_pytree_node(State, _flatten, _unflatten)
 
 
-def select(flag: Array, yes: State, no: State) -> State:
+def select(
+    flag: Array, yes: State, no: State, *, barrier: bool = True, keep: frozenset[str] = frozenset()
+) -> State:
     """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch).
 
-    A field that is the same value on both sides (one traced array) is kept as it is. The
-    others pass an optimization barrier first, which makes XLA compute each side once:
-    without it, it fuses the work behind a field into every use of the field, which made a
-    step five times slower on the CPU.
+    A field that is the same value on both sides (one traced array) is kept as it is; a
+    field named in ``keep`` takes ``no``'s value (the caller knows that it holds either way).
+    With ``barrier``, the others pass an optimization barrier first, which makes XLA
+    compute each side once: without it, it fuses the work behind a field into every use
+    of the field, which made a step five times slower on the CPU. Small selects, whose
+    sides are cheap, are faster without.
     """
-    fields = {}
+    fields, kept = {}, {}
     for name in _FIELDS:
         a, b = getattr(yes, name), getattr(no, name)
-        if a is not b:
+        if name in keep:
+            kept[name] = b
+        elif a is not b:
             fields[name] = (a, b)
-    fields = jax.lax.optimization_barrier(fields)  # type: ignore[no-untyped-call]
+    if barrier:
+        fields = jax.lax.optimization_barrier(fields)  # type: ignore[no-untyped-call]
     picked = {name: jnp.where(flag, a, b) for name, (a, b) in fields.items()}
-    return dataclasses.replace(yes, **picked)
+    return dataclasses.replace(yes, **picked, **kept)

@@ -26,8 +26,17 @@ import numpy as np
 
 from jass.engine.actions import NUM_ACTIONS
 from jass.envs._layout import OBSERVATION_SIZE
-from jass.envs.jax._game import CHOOSE, DEAL, OVER, choose, next_hand, play, start_game
-from jass.envs.jax._observe import action_mask, observation
+from jass.envs.jax._game import (
+    CHOOSE,
+    DEAL,
+    NO_CARD_KEEPS,
+    OVER,
+    choose,
+    next_hand,
+    play,
+    start_game,
+)
+from jass.envs.jax._observe import action_mask
 from jass.envs.jax._state import State
 from jass.envs.jax._state import select as _select
 from jass.envs.jax._tables import Tables, check_supported, tables
@@ -194,7 +203,11 @@ def step(t: Tables, state: State, action: Any, game: Any, illegal_reward: Any) -
 
 def _move(t: Tables, state: State, action: Array, game: Any) -> State:
     """The state after a legal ``action`` (both kinds of move computed, one kept)."""
-    s = _select(state._phase == CHOOSE, choose(t, state, action), play(t, state, action))
+    # A choice changes only small fields; the play of no card leaves the big ones as they
+    # are, so both are merged without a barrier (the play is the common, costly path).
+    choosing = state._phase == CHOOSE
+    played = play(t, state, jnp.where(choosing, -1, action))
+    s = _select(choosing, choose(t, state, action), played, barrier=False, keep=NO_CARD_KEEPS)
     hand_over = (s._phase == DEAL) | (s._phase == OVER)
     gained = s._scores - s._scores_before
     margin = (gained[0] - gained[1]).astype(jnp.float32)
@@ -215,7 +228,6 @@ def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> St
     return dataclasses.replace(
         s,
         current_player=current,
-        observation=observation(t, s, current),
         legal_action_mask=action_mask(t, s) & ~over,
         terminated=over,
         truncated=jnp.zeros((), bool),
