@@ -222,6 +222,9 @@ def _move(t: Tables, state: State, action: Array, game: Any) -> State:
 
 def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> State:
     """Fill the public fields from the game: who acts, what it sees, what it may do."""
+    # Computed once: else XLA fuses the long scalar chains of a move (the crediting, the
+    # phase) into each of the mask's 48 values, which was half of a step's time.
+    s = _materialize(s)
     over = (s._phase == OVER) | (hand_episode & (s._phase == DEAL))
     current = s._to_move if actor is None else jnp.where(over, actor, s._to_move)
     current = current.astype(jnp.int32)
@@ -232,6 +235,22 @@ def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> St
         terminated=over,
         truncated=jnp.zeros((), bool),
     )
+
+
+def _materialize(s: State) -> State:
+    """``s`` with its small fields computed once, before the mask reads them.
+
+    XLA on the CPU fuses a chain of scalar work into each element of a wide user (the
+    mask's 48 values), and an optimization barrier does not stop it; a reduction does.
+    ``min(x, x + 1)`` is ``x``, as a reduction it cannot see through.
+    """
+    small = {}
+    for f in dataclasses.fields(State):
+        x = getattr(s, f.name)
+        if f.name.startswith("_") and f.name not in ("_key", "_pair") and x.ndim <= 1:
+            value = (x.astype(jnp.int32)[..., None] + np.arange(2)).min(-1)
+            small[f.name] = value.astype(x.dtype)
+    return dataclasses.replace(s, **small)
 
 
 def _check_concrete(deals: Array, dealer: Any) -> None:
