@@ -34,11 +34,20 @@ from jass.envs.jax import JassEnv, State
 HAND_STEPS = 39
 
 
+#: Upper triangular ones: ``mask @ _UPPER`` is the running count of legal actions.
+_UPPER = np.triu(np.ones((jass.NUM_ACTIONS, jass.NUM_ACTIONS), np.float32))
+
+
 def random_legal(key: Any, mask: Any) -> Any:
-    """A uniformly random legal action of each mask in the batch (one random number each)."""
+    """A uniformly random legal action of each mask in the batch (one random number each).
+
+    The running count is a product with a triangular matrix: ``jnp.cumsum`` becomes a
+    reduce-window on the CPU, which took a tenth of a step.
+    """
     count = mask.sum(-1)
     pick = (jax.random.uniform(key, count.shape) * count).astype(jnp.int32)
-    return jnp.argmax(jnp.cumsum(mask, -1) > pick[..., None], -1)
+    running = mask.astype(jnp.float32) @ _UPPER
+    return jnp.argmax(running > pick[..., None].astype(jnp.float32), -1)
 
 
 def rollout(env: JassEnv, batch: int, hands: int) -> Callable[[Any], Any]:

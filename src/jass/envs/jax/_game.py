@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jass.envs.jax._state import State, select
+from jass.envs.jax._state import State, once, select
 from jass.envs.jax._tables import Tables
 from jass.envs.jax._weis import hand_weis
 
@@ -293,7 +293,8 @@ def _credit(
     # end_mode=AUTO: the event that reaches the target ends the game (R9.3).
     reached = (before < t.target) & (before + amount >= t.target)
     over = led.over | (do & t.auto_end & reached)
-    return Ledger(scores, weis_credit, stoeck_credit, stoeck_done, over)
+    # Once: each credit reads the last, and fused into its users the chain ran many times.
+    return once(Ledger(scores, weis_credit, stoeck_credit, stoeck_done, over))  # type: ignore[no-any-return]
 
 
 def _credit_step(

@@ -16,6 +16,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 __all__ = ["State"]
 
@@ -111,6 +112,24 @@ def _unflatten(_: None, children: Any) -> State:
 
 
 jax.tree_util.register_pytree_node(State, _flatten, _unflatten)
+
+
+def once(value: Any) -> Any:
+    """``value`` (an int or bool array, or a pytree of them) computed once, where it is.
+
+    XLA on the CPU fuses a chain of small work into each element of every wide user (the
+    mask's 48 values, a hand's 36 cards), so a long chain of scalar steps ran many times
+    over; an optimization barrier does not stop it, a reduction does. ``min(x, x + 1)``
+    is ``x``, as a reduction it cannot see through.
+    """
+
+    def one(x: Array) -> Array:
+        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            return x
+        pair = x.astype(jnp.int32)[..., None] + np.arange(2, dtype=np.int32)
+        return pair.min(-1).astype(x.dtype)
+
+    return jax.tree_util.tree_map(one, value)
 
 
 def select(

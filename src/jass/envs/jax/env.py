@@ -38,6 +38,7 @@ from jass.envs.jax._game import (
 )
 from jass.envs.jax._observe import action_mask
 from jass.envs.jax._state import State
+from jass.envs.jax._state import once
 from jass.envs.jax._state import select as _select
 from jass.envs.jax._tables import Tables, check_supported, tables
 from jass.envs.jax._weis import device
@@ -238,18 +239,13 @@ def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> St
 
 
 def _materialize(s: State) -> State:
-    """``s`` with its small fields computed once, before the mask reads them.
-
-    XLA on the CPU fuses a chain of scalar work into each element of a wide user (the
-    mask's 48 values), and an optimization barrier does not stop it; a reduction does.
-    ``min(x, x + 1)`` is ``x``, as a reduction it cannot see through.
-    """
-    small = {}
-    for f in dataclasses.fields(State):
-        x = getattr(s, f.name)
-        if f.name.startswith("_") and f.name not in ("_key", "_pair") and x.ndim <= 1:
-            value = (x.astype(jnp.int32)[..., None] + np.arange(2)).min(-1)
-            small[f.name] = value.astype(x.dtype)
+    """``s`` with its small fields computed once, before the mask reads them (see ``once``)."""
+    small = {
+        f.name: once(getattr(s, f.name))
+        for f in dataclasses.fields(State)
+        if f.name.startswith("_") and f.name not in ("_key", "_pair") and f.name != "_deals"
+        and getattr(s, f.name).ndim <= 1
+    }
     return dataclasses.replace(s, **small)
 
 
