@@ -82,6 +82,8 @@ class State:
     _multiplier: Array  # the contract's multiplier, 0 before one is named
     _pair: Array  # (36,) bool: the contract's Stöck pair (trump King and Queen), or none
     _weis_on: Array  # the rule set plays Weis
+    _row: Array  # (36,) int32: the contract's rule data per card, packed (_game.pack_row)
+    _trick_info: Array  # (4,) int32: that data of the current trick's cards, 0 where none
 
     @property
     def observation(self) -> Array:
