@@ -85,11 +85,10 @@ def pack_row(t: Tables, contract: Array) -> Array:
     row, and a trick's cards one number each (``State._trick_info``), not four tables.
     ``tables`` checks that the strengths fit their 6 bits.
     """
-    c = jnp.clip(contract, 0, 6)
-    strength = take(t.strength, c)
-    trumps = jnp.where(take(t.trump_mask, c), _TRUMP_BIT, 0)
-    buur = jnp.where(take(t.buur_mask, c), _BUUR_BIT, 0)
-    return (strength | trumps | buur | (take(t.points, c) << _POINTS_SHIFT)).astype(jnp.int32)
+    trumps = jnp.where(t.trump_mask, _TRUMP_BIT, 0)
+    buur = jnp.where(t.buur_mask, _BUUR_BIT, 0)
+    table = t.strength | trumps | buur | (t.points << _POINTS_SHIFT)  # constant in the env
+    return take(table.astype(jnp.int32), jnp.clip(contract, 0, 6))
 
 
 def unpack(info: Array) -> Rows:
@@ -374,7 +373,7 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _to_move=jnp.where(led.over, -1, forehand).astype(jnp.int32),
     )
     shoved = dataclasses.replace(s, _shoves=s._shoves + 1, _to_move=(s._to_move + 2) & 3)
-    return select(shove, shoved, chosen, barrier=False)
+    return select(shove, shoved, chosen)
 
 
 def _apply_ledger(s: State, led: Ledger) -> State:

@@ -205,10 +205,10 @@ def step(t: Tables, state: State, action: Any, game: Any, illegal_reward: Any) -
 def _move(t: Tables, state: State, action: Array, game: Any) -> State:
     """The state after a legal ``action`` (both kinds of move computed, one kept)."""
     # A choice changes only small fields; the play of no card leaves the big ones as they
-    # are, so both are merged without a barrier (the play is the common, costly path).
+    # are, so only the small fields are merged (the play is the common, costly path).
     choosing = state._phase == CHOOSE
     played = play(t, state, jnp.where(choosing, -1, action))
-    s = _select(choosing, choose(t, state, action), played, barrier=False, keep=NO_CARD_KEEPS)
+    s = _select(choosing, choose(t, state, action), played, keep=NO_CARD_KEEPS)
     hand_over = (s._phase == DEAL) | (s._phase == OVER)
     gained = s._scores - s._scores_before
     margin = (gained[0] - gained[1]).astype(jnp.float32)
