@@ -123,6 +123,25 @@ def test_a_game_deals_past_the_given_deals() -> None:
     assert not bool(state.terminated)
 
 
+def test_the_observation_is_read_per_state_under_any_batch_axes(
+    jasskit: tuple[JassEnv, Any, Step],
+) -> None:
+    """``observation`` is computed when read; with two batch axes it is each state's own."""
+    env, init, _ = jasskit
+    keys = jax.random.split(jax.random.key(9), 6).reshape(2, 3)
+    states = jax.jit(jax.vmap(jax.vmap(env.init)))(keys)
+    seen = np.asarray(states.observation)
+    assert seen.shape == (2, 3, 678)
+    assert seen.dtype == np.int8
+    for i in range(2):
+        for j in range(3):
+            one = init(keys[i, j])
+            assert (np.asarray(one.observation) == seen[i, j]).all()
+            hand = np.asarray(one._hands)[int(one.current_player)]  # the field ``hand`` first
+            assert (seen[i, j, :36] == hand).all()
+    assert len({seen[i, j].tobytes() for i in range(2) for j in range(3)}) == 6
+
+
 @pytest.mark.slow
 def test_the_public_methods_play_the_engines_hands() -> None:
     """JassEnv's own methods (tables as constants) agree with the engine, step by step."""

@@ -37,8 +37,7 @@ from jass.envs.jax._game import (
     start_game,
 )
 from jass.envs.jax._observe import action_mask
-from jass.envs.jax._state import State
-from jass.envs.jax._state import once
+from jass.envs.jax._state import State, once
 from jass.envs.jax._state import select as _select
 from jass.envs.jax._tables import Tables, check_supported, tables
 from jass.envs.jax._weis import device
@@ -103,8 +102,8 @@ class JassEnv:
 
         >>> import jax
         >>> s = jax.eval_shape(JassEnv().init, jax.random.key(0))
-        >>> s.observation.shape, s.legal_action_mask.shape
-        ((678,), (48,))
+        >>> s.legal_action_mask.shape, s.rewards.shape
+        ((48,), (4,))
         """
         return start(self._device(), key, jnp.zeros((0, 4, 36), bool), None)
 
@@ -243,8 +242,7 @@ def _materialize(s: State) -> State:
     small = {
         f.name: once(getattr(s, f.name))
         for f in dataclasses.fields(State)
-        if f.name.startswith("_") and f.name not in ("_key", "_pair") and f.name != "_deals"
-        and getattr(s, f.name).ndim <= 1
+        if f.name.startswith("_") and f.name != "_key" and getattr(s, f.name).size <= 4
     }
     return dataclasses.replace(s, **small)
 
@@ -276,8 +274,8 @@ def auto_reset(
     >>> env = JassEnv(ruleset="jasskit")
     >>> key = jax.random.key(0)
     >>> s = jax.eval_shape(auto_reset(env.step, env.init), jax.eval_shape(env.init, key), 0, key)
-    >>> s.observation.shape
-    (678,)
+    >>> s.legal_action_mask.shape
+    (48,)
     """
 
     def stepped(state: State, action: Any, key: Array) -> State:
