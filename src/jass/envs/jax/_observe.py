@@ -19,7 +19,7 @@ import numpy as np
 
 from jass.envs import _layout as lay
 from jass.envs.jax._game import CHOOSE, PLAY, legal_cards, take
-from jass.envs.jax._state import State
+from jass.envs.jax._state import State, once
 from jass.envs.jax._tables import Tables
 
 __all__: list[str] = []  # private: read by the environment only
@@ -60,6 +60,7 @@ def observation(s: State, viewer: Array) -> Array:
     perm = ((viewer + _SEATS[:, None]) & 3) == _SEATS[None, :]
 
     def relative(cards: Array) -> Array:
+        cards = once(cards)  # else its work is repeated for each of the four seats
         return (perm[:, :, None] & cards[None, :, :]).any(1)
 
     unplayed = ~s._played.any(0)
@@ -110,7 +111,7 @@ def observation(s: State, viewer: Array) -> Array:
         _bits(own_first(s._scores), 13, lay.MAX_SCORE).reshape(-1),
         _bits(s._hand_number, 6, lay.MAX_HAND_NUMBER),
     ]
-    return jnp.concatenate(parts)
+    return jnp.concatenate([once(part) for part in parts])
 
 
 def action_mask(t: Tables, s: State) -> Array:
