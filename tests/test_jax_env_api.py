@@ -25,7 +25,7 @@ import numpy as np
 
 from jass import Contract, rules
 from jass.envs.jax import JassEnv, State, auto_reset
-from jass.envs.jax._game import above, rows
+from jass.envs.jax._game import _random_deal, above, rows
 from jass.errors import InvalidInputError
 from tests import jax_replay as jr
 
@@ -121,6 +121,18 @@ def test_a_game_deals_past_the_given_deals() -> None:
     assert {0, 1} <= hands
     assert int(state._hands.sum() + state._played.sum()) == 36
     assert not bool(state.terminated)
+
+
+def test_the_random_deal_is_argsorts() -> None:
+    """_game._random_deal counts where jnp.argsort sorts: the same deals, each a valid one."""
+    keys = jax.random.split(jax.random.key(11), 2000)
+    dealt = np.asarray(jax.jit(jax.vmap(_random_deal))(keys))
+    for key, deal in zip(keys[:200], dealt[:200], strict=True):
+        place = np.argsort(np.asarray(jax.random.uniform(key, (36,))), kind="stable")
+        assert (deal == ((place // 9)[None, :] == np.arange(4)[:, None])).all()
+    assert (dealt.sum(axis=1) == 1).all()
+    assert (dealt.sum(axis=2) == 9).all()
+    assert len({d.tobytes() for d in dealt}) == 2000
 
 
 def test_the_observation_is_read_per_state_under_any_batch_axes(

@@ -47,6 +47,7 @@ _STOECK, _WEIS, _TRICK = 0, 1, 2
 _CARDS = np.arange(36)
 _SUIT_OF = _CARDS // 9
 _SEATS = np.arange(4)
+_EARLIER = _CARDS[None, :] < _CARDS[:, None]  # [i, j]: card j comes before card i
 _TEAMS = np.arange(2)
 
 
@@ -121,8 +122,15 @@ def _no_deals() -> Array:
 
 
 def _random_deal(key: Array) -> Array:
-    """Four hands of nine cards from a shuffled deck, as (4, 36) bools."""
-    place = jnp.argsort(jax.random.uniform(key, (36,)))  # each card's place in the deck
+    """Four hands of nine cards from a shuffled deck, as (4, 36) bools.
+
+    ``jnp.argsort`` of 36 random numbers, by counting (a sort was two thirds of a step of
+    ``episode="game"``, which deals at every step under ``vmap``): the same deals.
+    """
+    u = jax.random.uniform(key, (36,))
+    tie = (u[None, :] == u[:, None]) & _EARLIER
+    rank = ((u[None, :] < u[:, None]) | tie).sum(1)  # its place in the (stable) sorted order
+    place = jnp.where(rank[:, None] == _CARDS, _CARDS[:, None], 0).sum(0)  # argsort(u)
     return (place // 9)[None, :] == _SEATS[:, None]
 
 
