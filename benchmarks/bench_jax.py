@@ -6,7 +6,9 @@ Whole rollouts run inside one compiled program: ``jit`` of a ``lax.scan`` over h
 same run measures :func:`jass.envs.raw_env` and the bare :class:`jass.Game` loop (random
 legal actions from NumPy / Python), and prints hands/s, steps/s and the ratios. A step is
 one action: a shove, a contract or a card. It runs unchanged on a GPU (JAX picks the
-device; the table says which).
+device; the table says which). The figures per CPU-second (``time.process_time``, every
+thread of the process) are steadier than the wall clock on a shared machine; on a GPU they
+count only the host's work, so read the wall-clock columns there.
 
 Usage::
 
