@@ -6,7 +6,9 @@ Whole rollouts run inside one compiled program: ``jit`` of a ``lax.scan`` over h
 same run measures :func:`jass.envs.raw_env` and the bare :class:`jass.Game` loop (random
 legal actions from NumPy / Python), and prints hands/s, steps/s and the ratios. A step is
 one action: a shove, a contract or a card. It runs unchanged on a GPU (JAX picks the
-device; the table says which).
+device; the table says which). The figures per CPU-second (``time.process_time``, every
+thread of the process) are steadier than the wall clock on a shared machine; on a GPU they
+count only the host's work, so read the wall-clock columns there.
 
 Usage::
 
@@ -34,11 +36,22 @@ from jass.envs.jax import JassEnv, State
 HAND_STEPS = 39
 
 
+#: Upper triangular ones: ``mask @ _UPPER`` is the running count of legal actions.
+_UPPER = np.triu(np.ones((jass.NUM_ACTIONS, jass.NUM_ACTIONS), np.float32))
+
+
 def random_legal(key: Any, mask: Any) -> Any:
-    """A uniformly random legal action of each mask in the batch (one random number each)."""
+    """A uniformly random legal action of each mask in the batch (one random number each).
+
+    The running count is a product with a triangular matrix (``jnp.cumsum`` becomes a
+    reduce-window on the CPU), and the action the number of places the count has not
+    passed the pick yet (``argmax`` is a slow tuple reduction): together they were a
+    quarter of a step.
+    """
     count = mask.sum(-1)
     pick = (jax.random.uniform(key, count.shape) * count).astype(jnp.int32)
-    return jnp.argmax(jnp.cumsum(mask, -1) > pick[..., None], -1)
+    running = mask.astype(jnp.float32) @ _UPPER
+    return (running <= pick[..., None].astype(jnp.float32)).sum(-1, dtype=jnp.int32)
 
 
 def rollout(env: JassEnv, batch: int, hands: int) -> Callable[[Any], Any]:
@@ -75,26 +88,26 @@ def rollout(env: JassEnv, batch: int, hands: int) -> Callable[[Any], Any]:
     return run
 
 
-def measure_jax(ruleset: str, batch: int, hands: int) -> tuple[float, float, float]:
-    """(compile seconds, hands/s, steps/s) of the JAX rollout."""
+def measure_jax(ruleset: str, batch: int, hands: int) -> tuple[float, float, float, float]:
+    """(compile seconds, hands/s, steps/s, hands per CPU-second) of the JAX rollout."""
     env = JassEnv(ruleset=ruleset)
     run = rollout(env, batch, hands)
     start = time.perf_counter()
     compiled = jax.jit(run).lower(jax.random.key(0)).compile()
     compile_time = time.perf_counter() - start
     int(compiled(jax.random.key(1)))  # warm
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     actions = int(compiled(jax.random.key(2)))
-    elapsed = time.perf_counter() - start
-    return compile_time, batch * hands / elapsed, actions / elapsed
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return compile_time, batch * hands / elapsed, actions / elapsed, batch * hands / cpu
 
 
-def measure_raw_env(ruleset: str, seconds: float) -> tuple[float, float]:
-    """(hands/s, steps/s) of raw_env(), random legal actions."""
+def measure_raw_env(ruleset: str, seconds: float) -> tuple[float, float, float]:
+    """(hands/s, steps/s, hands per CPU-second) of raw_env(), random legal actions."""
     env = raw_env(ruleset=ruleset)
     rng = np.random.default_rng(0)
     hands = steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         env.reset(seed=hands)
         for _ in env.agent_iter():
@@ -106,16 +119,16 @@ def measure_raw_env(ruleset: str, seconds: float) -> tuple[float, float]:
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
         hands += 1
-    elapsed = time.perf_counter() - start
-    return hands / elapsed, steps / elapsed
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return hands / elapsed, steps / elapsed, hands / cpu
 
 
-def measure_game(ruleset: str, seconds: float) -> tuple[float, float]:
-    """(hands/s, steps/s) of the bare Game loop: random legal actions, no encoding."""
+def measure_game(ruleset: str, seconds: float) -> tuple[float, float, float]:
+    """(hands/s, steps/s, hands per CPU-second) of the bare Game loop: no encoding."""
     rules = jass.rules.find_ruleset(ruleset)
     rng = random.Random(0)
     hands = steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         game = jass.Game.new(rules, seed=hands).deal()
         while game.phase is jass.Phase.CHOOSE:
@@ -126,8 +139,8 @@ def measure_game(ruleset: str, seconds: float) -> tuple[float, float]:
             game = game.play(rng.choice(game.legal_moves().cards()))
             steps += 1
         hands += 1
-    elapsed = time.perf_counter() - start
-    return hands / elapsed, steps / elapsed
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return hands / elapsed, steps / elapsed, hands / cpu
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -147,18 +160,21 @@ def main(argv: list[str] | None = None) -> None:
         f"jass {jass.__version__}, JAX {jax.__version__} on {device.platform} "
         f"({device.device_kind}), rule set {args.ruleset}, random legal actions"
     )
-    raw_hands, raw_steps = measure_raw_env(args.ruleset, args.seconds)
-    game_hands, game_steps = measure_game(args.ruleset, args.seconds)
-    rows = [("raw_env()", "-", raw_hands, raw_steps), ("Game loop", "-", game_hands, game_steps)]
+    raw = measure_raw_env(args.ruleset, args.seconds)
+    rows = [("raw_env()", "-", *raw), ("Game loop", "-", *measure_game(args.ruleset, args.seconds))]
     for batch in args.batches:
         per_batch = max(1, min(512, args.hands // batch))
-        compile_time, hands, per_step = measure_jax(args.ruleset, batch, per_batch)
-        rows.append((f"JAX batch {batch}", f"{compile_time:.1f}", hands, per_step))
-    print(f"{'':>16} {'compile s':>10} {'hands/s':>12} {'steps/s':>12} {'x raw_env':>10}")
-    for name, compile_text, hands, per_step in rows:
+        compile_time, hands, per_step, per_cpu = measure_jax(args.ruleset, batch, per_batch)
+        rows.append((f"JAX batch {batch}", f"{compile_time:.1f}", hands, per_step, per_cpu))
+    # Per CPU-second too: on a shared machine the wall-clock figures move with the load.
+    print(
+        f"{'':>16} {'compile s':>10} {'hands/s':>12} {'steps/s':>12} {'x raw_env':>10} "
+        f"{'hands/CPU-s':>12} {'x (CPU)':>8}"
+    )
+    for name, compile_text, hands, per_step, per_cpu in rows:
         print(
             f"{name:>16} {compile_text:>10} {hands:>12,.0f} {per_step:>12,.0f} "
-            f"{hands / raw_hands:>10.1f}"
+            f"{hands / raw[0]:>10.1f} {per_cpu:>12,.0f} {per_cpu / raw[2]:>8.1f}"
         )
 
 

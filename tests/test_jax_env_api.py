@@ -25,7 +25,7 @@ import numpy as np
 
 from jass import Contract, rules
 from jass.envs.jax import JassEnv, State, auto_reset
-from jass.envs.jax._game import above, rows
+from jass.envs.jax._game import _random_deal, above, rows
 from jass.errors import InvalidInputError
 from tests import jax_replay as jr
 
@@ -123,6 +123,37 @@ def test_a_game_deals_past_the_given_deals() -> None:
     assert not bool(state.terminated)
 
 
+def test_the_random_deal_is_argsorts() -> None:
+    """_game._random_deal counts where jnp.argsort sorts: the same deals, each a valid one."""
+    keys = jax.random.split(jax.random.key(11), 2000)
+    dealt = np.asarray(jax.jit(jax.vmap(_random_deal))(keys))
+    for key, deal in zip(keys[:200], dealt[:200], strict=True):
+        place = np.argsort(np.asarray(jax.random.uniform(key, (36,))), kind="stable")
+        assert (deal == ((place // 9)[None, :] == np.arange(4)[:, None])).all()
+    assert (dealt.sum(axis=1) == 1).all()
+    assert (dealt.sum(axis=2) == 9).all()
+    assert len({d.tobytes() for d in dealt}) == 2000
+
+
+def test_the_observation_is_read_per_state_under_any_batch_axes(
+    jasskit: tuple[JassEnv, Any, Step],
+) -> None:
+    """``observation`` is computed when read; with two batch axes it is each state's own."""
+    env, init, _ = jasskit
+    keys = jax.random.split(jax.random.key(9), 6).reshape(2, 3)
+    states = jax.jit(jax.vmap(jax.vmap(env.init)))(keys)
+    seen = np.asarray(states.observation)
+    assert seen.shape == (2, 3, 678)
+    assert seen.dtype == np.int8
+    for i in range(2):
+        for j in range(3):
+            one = init(keys[i, j])
+            assert (np.asarray(one.observation) == seen[i, j]).all()
+            hand = np.asarray(one._hands)[int(one.current_player)]  # the field ``hand`` first
+            assert (seen[i, j, :36] == hand).all()
+    assert len({seen[i, j].tobytes() for i in range(2) for j in range(3)}) == 6
+
+
 @pytest.mark.slow
 def test_the_public_methods_play_the_engines_hands() -> None:
     """JassEnv's own methods (tables as constants) agree with the engine, step by step."""
@@ -189,7 +220,7 @@ def test_supported_variants_are_accepted() -> None:
 def test_the_derived_overtrump_sets_are_the_contracts() -> None:
     """_game.above (from the strengths) is Contract.above, for every contract and card."""
     t = jr.traced_tables(rules.SCHIEBER)
-    derived = jax.jit(lambda c: above(rows(t, c), jnp.arange(36)))
+    derived = jax.jit(lambda c: above(rows(t, c), rows(t, c).info))  # each card in order
     for contract in Contract.all():
         table = np.asarray(derived(contract.index))
         for card in range(36):

@@ -9,7 +9,8 @@ and ``truncated``.
 - **Actions** are the library's numbers (:func:`jass.action_from_index`,
   :data:`jass.NUM_ACTIONS`), so a mask or a policy carries over to :func:`jass.envs.raw_env`.
 - **Observation**: the ``jass-obs-v1`` bytes of :func:`jass.envs.encode` for the seat to
-  act (int8; the same bytes, tested step by step).
+  act (int8; the same bytes, tested step by step). A property, computed from the state
+  when read: a compiled rollout whose policy does not read it does not pay for it.
 - **Rewards**: ``raw_env()``'s default, ``reward="score"``: at the step that ends a hand,
   each seat gets its team's margin in what the hand added to the totals (multiplied,
   Weis and Stöck included); 0 at every other step.
@@ -31,8 +32,10 @@ package raises :class:`~jass.errors.MissingDependencyError` naming the extra.
 >>> env = JassEnv(ruleset="SCHIEBER", episode="hand")
 >>> keys = jax.random.split(jax.random.key(0), 8)
 >>> states = jax.eval_shape(jax.vmap(env.init), keys)  # the shapes, without running it
->>> states.observation.shape, states.legal_action_mask.shape, states.rewards.shape
-((8, 678), (8, 48), (8, 4))
+>>> states.legal_action_mask.shape, states.rewards.shape
+((8, 48), (8, 4))
+>>> jax.eval_shape(lambda k: jax.vmap(env.init)(k).observation, keys).shape  # read: computed
+(8, 678)
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jass.envs.jax._state import State, select
+from jass.envs.jax._state import State, once, select
 from jass.envs.jax._tables import Tables
 from jass.envs.jax._weis import hand_weis
 
@@ -47,6 +47,7 @@ _STOECK, _WEIS, _TRICK = 0, 1, 2
 _CARDS = np.arange(36)
 _SUIT_OF = _CARDS // 9
 _SEATS = np.arange(4)
+_EARLIER = _CARDS[None, :] < _CARDS[:, None]  # [i, j]: card j comes before card i
 _TEAMS = np.arange(2)
 
 
@@ -65,40 +66,52 @@ def take(table: Any, index: Any) -> Array:
     return picked
 
 
-def at_cards(values: Any, cards: Any) -> Array:
-    """``values[cards]`` for a (36,) vector and a few cards (-1: 0), as a one-hot sum."""
-    hot = cards[:, None] == _CARDS[None, :]
-    if values.dtype == jnp.bool_:
-        picked: Array = (hot & values[None, :]).any(1)
-    else:
-        picked = jnp.where(hot, values[None, :], 0).sum(1).astype(values.dtype)
-    return picked
-
-
 class Rows(NamedTuple):
-    """The rule data of the contract in play, rows of the tables (see :func:`rows`)."""
+    """The rule data of the contract in play, per card (see :func:`rows` and :func:`unpack`)."""
 
     trumps: Array  # (36,) bool
     buur: Array  # (36,) bool
     points: Array  # (36,)
     strength: Array  # (36,): each card's key in a trick led in its own suit
+    info: Array  # (36,): the four packed in one int (see pack_row)
+
+
+_TRUMP_BIT, _BUUR_BIT, _POINTS_SHIFT = 1 << 6, 1 << 7, 8  # the strength takes bits 0-5
+
+
+def pack_row(t: Tables, contract: Array) -> Array:
+    """Contract ``contract``'s data per card packed in one int (-1 reads as 0).
+
+    Read once, when the contract is named, into ``State._row``: a step then reads one
+    row, and a trick's cards one number each (``State._trick_info``), not four tables.
+    ``tables`` checks that the strengths fit their 6 bits.
+    """
+    trumps = jnp.where(t.trump_mask, _TRUMP_BIT, 0)
+    buur = jnp.where(t.buur_mask, _BUUR_BIT, 0)
+    table = t.strength | trumps | buur | (t.points << _POINTS_SHIFT)  # constant in the env
+    return take(table.astype(jnp.int32), jnp.clip(contract, 0, 6))
+
+
+def unpack(info: Array) -> Rows:
+    """The :class:`Rows` of packed card data (any shape; a card that is none reads as 0)."""
+    return Rows(
+        (info & _TRUMP_BIT) > 0, (info & _BUUR_BIT) > 0, info >> _POINTS_SHIFT, info & 63, info
+    )
 
 
 def rows(t: Tables, contract: Array) -> Rows:
     """The rows of contract ``contract`` (-1 reads as 0; it is read only in the play)."""
-    c = jnp.clip(contract, 0, 6)
-    return Rows(take(t.trump_mask, c), take(t.buur_mask, c), take(t.points, c), take(t.strength, c))
+    return unpack(pack_row(t, contract))
 
 
-def above(r: Rows, cards: Array) -> Array:
-    """For each of ``cards``: the trumps that beat it, every card for a non-trump.
+def above(r: Rows, info: Array) -> Array:
+    """For each card of packed data ``info``: the trumps that beat it, every card for a non-trump.
 
-    ``Contract.above``, from the strengths (``tests/test_jax_env.py`` checks it).
+    ``Contract.above``, from the strengths (``tests/test_jax_env_api.py`` checks it).
     """
-    strength = at_cards(r.strength, cards)
-    trump = at_cards(r.trumps, cards)
-    beats = r.trumps[None, :] & (r.strength[None, :] > strength[:, None])
-    return beats | ~trump[:, None]
+    card = unpack(info)
+    beats = r.trumps[None, :] & (r.strength[None, :] > card.strength[:, None])
+    return beats | ~card.trumps[:, None]
 
 
 def _no_deals() -> Array:
@@ -109,8 +122,15 @@ def _no_deals() -> Array:
 
 
 def _random_deal(key: Array) -> Array:
-    """Four hands of nine cards from a shuffled deck, as (4, 36) bools."""
-    place = jnp.argsort(jax.random.uniform(key, (36,)))  # each card's place in the deck
+    """Four hands of nine cards from a shuffled deck, as (4, 36) bools.
+
+    ``jnp.argsort`` of 36 random numbers, by counting (a sort was two thirds of a step of
+    ``episode="game"``, which deals at every step under ``vmap``): the same deals.
+    """
+    u = jax.random.uniform(key, (36,))
+    tie = (u[None, :] == u[:, None]) & _EARLIER
+    rank = ((u[None, :] < u[:, None]) | tie).sum(1)  # its place in the (stable) sorted order
+    place = jnp.where(rank[:, None] == _CARDS, _CARDS[:, None], 0).sum(0)  # argsort(u)
     return (place // 9)[None, :] == _SEATS[:, None]
 
 
@@ -152,6 +172,10 @@ def _hand_fields(t: Tables, hands: Array) -> dict[str, Array]:
         "_stoeck_seat": jnp.int32(-1),
         "_stoeck_done": jnp.zeros((), bool),
         "_stoeck_credit": zero2,
+        "_multiplier": jnp.int32(0),
+        "_pair": jnp.zeros(36, bool),
+        "_row": jnp.zeros(36, jnp.int32),
+        "_trick_info": jnp.zeros(4, jnp.int32),
     }
 
 
@@ -170,7 +194,6 @@ def start_game(t: Tables, key: Array, deals: Array, dealer: Array | None) -> Sta
     fields = _hand_fields(t, hands)
     return State(
         current_player=(dealer + 1) & 3,
-        observation=jnp.zeros(678, jnp.int8),
         legal_action_mask=jnp.zeros(48, bool),
         rewards=jnp.zeros(4, jnp.float32),
         terminated=jnp.zeros((), bool),
@@ -182,6 +205,7 @@ def start_game(t: Tables, key: Array, deals: Array, dealer: Array | None) -> Sta
         _scores_before=jnp.zeros(2, jnp.int32),
         _deals=deals,
         _key=key,
+        _weis_on=jnp.asarray(t.weis, bool),
         **fields,
     )
 
@@ -209,7 +233,7 @@ def next_hand(t: Tables, s: State) -> State:
 def legal_cards(t: Tables, s: State) -> Array:
     """The cards the seat to move may play (36 bools): ``jass.core.play.legal_mask``."""
     hand = take(s._hands, s._to_move)
-    r = rows(t, s._contract)
+    r = unpack(s._row)
     pos = s._trick_len
     lead = jnp.clip(s._trick[0], 0, 35)
     led_mask = lead // 9 == _SUIT_OF
@@ -218,7 +242,7 @@ def legal_cards(t: Tables, s: State) -> Array:
     held = trumps & hand
     buur = r.buur
     in_trick = pos > _SEATS
-    over = held & (above(r, s._trick) | ~in_trick[:, None]).all(0)  # R5.3c
+    over = held & (above(r, s._trick_info) | ~in_trick[:, None]).all(0)  # R5.3c
     no_trumps = jnp.where(follow.any(), follow, hand)  # R5.2
     trump_led = jnp.where((held & ~buur).any(), held, hand)  # R5.4: the lone Buur
     only_trumps = jnp.where(t.strict_undertrump & over.any(), over, hand)  # R5.3d/e
@@ -235,15 +259,15 @@ def legal_cards(t: Tables, s: State) -> Array:
 
 def _excluded_by(t: Tables, s: State, card: Array) -> Array:
     """What playing ``card`` tells of its player's hand: ``excluded_cards`` for one card."""
-    r = rows(t, s._contract)
+    r = unpack(s._row)
     pos = s._trick_len
     trumps = r.trumps
     led_mask = jnp.clip(s._trick[0], 0, 35) // 9 == _SUIT_OF
     led_trump = (led_mask & trumps).any()
     bit = card == _CARDS
     # The trumps that beat every trump played after the lead so far.
-    use = (_SEATS >= 1) & (pos > _SEATS) & at_cards(trumps, s._trick)
-    top = (above(r, s._trick) | ~use[:, None]).all(0)
+    use = (_SEATS >= 1) & (pos > _SEATS) & unpack(s._trick_info).trumps
+    top = (above(r, s._trick_info) | ~use[:, None]).all(0)
     off_suit = (pos > 0) & ~(led_mask & bit).any()
     card_trump = (trumps & bit).any()
     # Neither followed nor trumped: no card of the led suit (on a trump lead, bar the Buur).
@@ -291,7 +315,8 @@ def _credit(
     # end_mode=AUTO: the event that reaches the target ends the game (R9.3).
     reached = (before < t.target) & (before + amount >= t.target)
     over = led.over | (do & t.auto_end & reached)
-    return Ledger(scores, weis_credit, stoeck_credit, stoeck_done, over)
+    # Once: each credit reads the last, and fused into its users the chain ran many times.
+    return once(Ledger(scores, weis_credit, stoeck_credit, stoeck_done, over))  # type: ignore[no-any-return]
 
 
 def _credit_step(
@@ -344,6 +369,9 @@ def choose(t: Tables, s: State, action: Array) -> State:
         _leader=forehand,
         _to_move=forehand,
         _stoeck_seat=stoeck_seat,
+        _multiplier=mult,
+        _pair=pair,
+        _row=pack_row(t, contract),
     )
     # Stöck that finish at once (R9.4).
     led = _credit_step(t, _ledger(chosen), [], mult, stoeck_seat)
@@ -379,14 +407,24 @@ def _resolve_weis(s: State, c: Array) -> tuple[Array, Array, Array]:
     return jnp.where(has, winner, -1), team, jnp.where(has, points, 0)
 
 
+#: The fields :func:`play` leaves as they are when it plays no card (-1) at a trick's start.
+NO_CARD_KEEPS = frozenset(
+    {"_hands", "_played", "_excluded", "_trick", "_points", "_tricks_won", "_weis_done"}
+    | {"_weis_winner"}
+)
+
+
 def play(t: Tables, s: State, card: Array) -> State:
-    """Play ``card`` for the seat to move: Stöck, the trick, the Weis, the end of the hand."""
+    """Play ``card`` for the seat to move: Stöck, the trick, the Weis, the end of the hand.
+
+    ``card`` -1 plays none: at a trick's start it leaves the fields of ``NO_CARD_KEEPS``
+    as they are, so a step of the choice merges only the small fields (see ``env._move``).
+    """
     seat = jnp.clip(s._to_move, 0, 3)
     c = jnp.clip(s._contract, 0, 6)
-    r = rows(t, c)
-    mult = take(t.multiplier, c)
-    card = jnp.clip(card, 0, 35)
-    bit = card == _CARDS
+    r = unpack(s._row)
+    mult = s._multiplier
+    bit = card == _CARDS  # all False for no card
     hand_left = take(s._hands, seat) & ~bit
     mover = (seat == _SEATS)[:, None]
     hands = s._hands & ~(mover & bit[None, :])
@@ -394,8 +432,9 @@ def play(t: Tables, s: State, card: Array) -> State:
     excluded = s._excluded | (mover & _excluded_by(t, s, card)[None, :])
     pos = s._trick_len
     trick = jnp.where(pos == _SEATS, card, s._trick)
+    trick_info = jnp.where(pos == _SEATS, jnp.where(bit, r.info, 0).sum(), s._trick_info)
     # Stöck: scored with the second of trump King and Queen (R8.1).
-    pair = take(t.stoeck_pair, c)
+    pair = s._pair
     stoeck = (seat == s._stoeck_seat) & (pair & bit).any() & ~(hand_left & pair).any()
     stoeck = stoeck & ~s._stoeck_done
     # credit_step of a Stöck event claims nothing: plain crediting.
@@ -403,12 +442,13 @@ def play(t: Tables, s: State, card: Array) -> State:
     stoeck_over = led.over
     complete = (pos == 3) & ~stoeck_over
     # The trick: its winner, its points, the Weis after trick 1.
-    strength = at_cards(r.strength, trick)
+    cards = unpack(trick_info)
+    strength = cards.strength
     led_suit = jnp.clip(trick[0], 0, 35) // 9
-    keys = jnp.where(at_cards(r.trumps, trick) | (trick // 9 == led_suit), strength, -1)
+    keys = jnp.where(cards.trumps | (trick // 9 == led_suit), strength, -1)
     winner = (s._leader + jnp.argmax(keys)) & 3
     team = winner & 1
-    taken = at_cards(r.points, trick).sum()
+    taken = cards.points.sum()
     tricks_won = s._tricks_won + ((team == _TEAMS) & complete)
     completed = tricks_won.sum()
     last = completed == 9
@@ -446,6 +486,7 @@ def play(t: Tables, s: State, card: Array) -> State:
         _played=played,
         _excluded=excluded,
         _trick=jnp.where(complete, -1, trick),
+        _trick_info=jnp.where(complete, 0, trick_info),
         _trick_len=jnp.where(complete, 0, pos + 1).astype(jnp.int32),
         _leader=leader.astype(jnp.int32),
         _points=points,

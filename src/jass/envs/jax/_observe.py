@@ -19,7 +19,7 @@ import numpy as np
 
 from jass.envs import _layout as lay
 from jass.envs.jax._game import CHOOSE, PLAY, legal_cards, take
-from jass.envs.jax._state import State
+from jass.envs.jax._state import State, once
 from jass.envs.jax._tables import Tables
 
 __all__: list[str] = []  # private: read by the environment only
@@ -45,22 +45,22 @@ def _seat(seat: Array, viewer: Array) -> Array:
     return jnp.where(seat >= 0, _one_hot((seat - viewer) & 3, 4), 0).astype(jnp.int8)
 
 
-def _known(t: Tables, s: State) -> Array:
+def _known(s: State) -> Array:
     """The cards each seat is known to hold, played or not (``_layout.known_base``)."""
-    c = jnp.clip(s._contract, 0, 6)
     winner = s._weis_winner
     shown = (winner >= 0) & ((winner & 1) == (_SEATS & 1))
     known = s._weis_cards & shown[:, None]
     stoeck = (s._stoeck_seat == _SEATS) & s._stoeck_done & (s._contract >= 0)
-    return known | (stoeck[:, None] & take(t.stoeck_pair, c)[None, :])
+    return known | (stoeck[:, None] & s._pair[None, :])
 
 
-def observation(t: Tables, s: State, viewer: Array) -> Array:
-    """Seat ``viewer``'s ``jass-obs-v1`` encoding of ``s`` (678 int8)."""
+def observation(s: State, viewer: Array) -> Array:
+    """Seat ``viewer``'s ``jass-obs-v1`` encoding of ``s`` (678 int8; it reads no tables)."""
     # perm[r, seat]: relative seat r is absolute seat; a select, not a gather (see take).
     perm = ((viewer + _SEATS[:, None]) & 3) == _SEATS[None, :]
 
     def relative(cards: Array) -> Array:
+        cards = once(cards)  # else its work is repeated for each of the four seats
         return (perm[:, :, None] & cards[None, :, :]).any(1)
 
     unplayed = ~s._played.any(0)
@@ -69,16 +69,15 @@ def observation(t: Tables, s: State, viewer: Array) -> Array:
     by_seat = trick_seats[:, None] == _SEATS[None, :]  # (position, seat)
     by_card = s._trick[:, None] == np.arange(36)[None, :]  # (position, card)
     trick = (by_seat[:, :, None] & by_card[:, None, :] & in_trick[:, None, None]).any(0)
-    known = _known(t, s) & unplayed[None, :]
+    known = _known(s) & unplayed[None, :]
     contract = s._contract
-    c = jnp.clip(contract, 0, 6)
-    multiplier = jnp.where(contract >= 0, take(t.multiplier, c), 0)
+    multiplier = s._multiplier
     shoves = jnp.minimum(s._shoves, 2)
     phase = s._phase
     completed = s._tricks_won.sum()
     trick_number = jnp.where(phase == PLAY, jnp.minimum(completed, 8), -1)
     # Declared Weis: every seat once trick 1 is complete, else those who played in it (AUTO).
-    weis_on = t.weis & (contract >= 0) & (phase != CHOOSE)
+    weis_on = s._weis_on & (contract >= 0) & (phase != CHOOSE)
     forehand = (s._dealer + 1) & 3
     played_in_trick = ((_SEATS - forehand) & 3) < s._trick_len
     declared = weis_on & (s._weis_done | played_in_trick)
@@ -112,7 +111,7 @@ def observation(t: Tables, s: State, viewer: Array) -> Array:
         _bits(own_first(s._scores), 13, lay.MAX_SCORE).reshape(-1),
         _bits(s._hand_number, 6, lay.MAX_HAND_NUMBER),
     ]
-    return jnp.concatenate(parts)
+    return jnp.concatenate([once(part) for part in parts])
 
 
 def action_mask(t: Tables, s: State) -> Array:

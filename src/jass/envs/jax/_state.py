@@ -5,8 +5,8 @@ is an array, so a batch of states is one :class:`State` whose arrays have a lead
 axis. The home of :class:`State` is :mod:`jass.envs.jax`.
 
 >>> import dataclasses
->>> [f.name for f in dataclasses.fields(State)][:6]
-['current_player', 'observation', 'legal_action_mask', 'rewards', 'terminated', 'truncated']
+>>> [f.name for f in dataclasses.fields(State)][:5]  # and the property ``observation``
+['current_player', 'legal_action_mask', 'rewards', 'terminated', 'truncated']
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 __all__ = ["State"]
 
@@ -26,7 +27,7 @@ Array = jax.Array
 class State:
     """One state of the environment (or a batch of them): see :class:`jass.envs.jax.JassEnv`.
 
-    Public fields:
+    Public fields (``observation`` is a property, computed from the others when read):
         current_player: the seat to act (int32, 0-3); at the end, the seat that acted last.
         observation: that seat's ``jass-obs-v1`` encoding (int8, 678 values).
         legal_action_mask: the legal action numbers (bool, 48); all ``False`` at the end.
@@ -40,12 +41,13 @@ class State:
 
     >>> from jass.envs.jax import JassEnv
     >>> state = jax.eval_shape(JassEnv().init, jax.random.key(0))
-    >>> state.observation.dtype.name, state.legal_action_mask.dtype.name, state.terminated.shape
-    ('int8', 'bool', ())
+    >>> state.legal_action_mask.dtype.name, state.terminated.shape
+    ('bool', ())
+    >>> jax.eval_shape(lambda key: JassEnv().init(key).observation, jax.random.key(0)).dtype.name
+    'int8'
     """
 
     current_player: Array
-    observation: Array
     legal_action_mask: Array
     rewards: Array
     terminated: Array
@@ -78,6 +80,28 @@ class State:
     _stoeck_credit: Array  # (2,) unmultiplied Stöck points credited this hand
     _deals: Array  # (n, 4, 36) bool: the deals given, hand k from deals[k]
     _key: Array  # the key of the deals past the given ones
+    # What the observation reads of the rule tables, so it needs no tables.
+    _multiplier: Array  # the contract's multiplier, 0 before one is named
+    _pair: Array  # (36,) bool: the contract's Stöck pair (trump King and Queen), or none
+    _weis_on: Array  # the rule set plays Weis
+    _row: Array  # (36,) int32: the contract's rule data per card, packed (_game.pack_row)
+    _trick_info: Array  # (4,) int32: that data of the current trick's cards, 0 where none
+
+    @property
+    def observation(self) -> Array:
+        """The ``jass-obs-v1`` encoding for ``current_player`` (int8, 678; batched alike).
+
+        Computed from the private fields when read, not stored: a compiled rollout whose
+        policy does not read it does not compute it.
+        """
+        from jass.envs.jax._observe import observation  # noqa: PLC0415 (a cycle)
+
+        def one(state: State) -> Array:
+            return observation(state, state.current_player)
+
+        for _ in range(self.current_player.ndim):  # one vmap per batch axis
+            one = jax.vmap(one)
+        return one(self)
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(State))
@@ -94,19 +118,37 @@ def _unflatten(_: None, children: Any) -> State:
 jax.tree_util.register_pytree_node(State, _flatten, _unflatten)
 
 
-def select(flag: Array, yes: State, no: State) -> State:
+def once(value: Any) -> Any:
+    """``value`` (an int or bool array, or a pytree of them) computed once, where it is.
+
+    XLA on the CPU fuses a chain of small work into each element of every wide user (the
+    mask's 48 values, a hand's 36 cards), so a long chain of scalar steps ran many times
+    over; an optimization barrier does not stop it, a reduction does. ``min(x, x + 1)``
+    is ``x``, as a reduction it cannot see through.
+    """
+
+    def one(x: Array) -> Array:
+        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            return x
+        pair = x.astype(jnp.int32)[..., None] + np.arange(2, dtype=np.int32)
+        return pair.min(-1).astype(x.dtype)
+
+    return jax.tree_util.tree_map(one, value)
+
+
+def select(flag: Array, yes: State, no: State, *, keep: frozenset[str] = frozenset()) -> State:
     """``yes`` where ``flag``, else ``no``, field by field (both are computed: no branch).
 
-    A field that is the same value on both sides (one traced array) is kept as it is. The
-    others pass an optimization barrier first, which makes XLA compute each side once:
-    without it, it fuses the work behind a field into every use of the field, which made a
-    step five times slower on the CPU.
+    A field that is the same value on both sides (one traced array) is kept as it is; a
+    field named in ``keep`` takes ``no``'s value (the caller knows that it holds either way).
+    No optimization barrier: on the CPU it made a step 1.5 times slower (see :func:`once`
+    for what keeps XLA from repeating work).
     """
-    fields = {}
+    picked = {}
     for name in _FIELDS:
         a, b = getattr(yes, name), getattr(no, name)
-        if a is not b:
-            fields[name] = (a, b)
-    fields = jax.lax.optimization_barrier(fields)  # type: ignore[no-untyped-call]
-    picked = {name: jnp.where(flag, a, b) for name, (a, b) in fields.items()}
+        if name in keep:
+            picked[name] = b
+        elif a is not b:
+            picked[name] = jnp.where(flag, a, b)
     return dataclasses.replace(yes, **picked)

@@ -209,11 +209,14 @@ def tables(ruleset: RuleSet) -> Tables:
             cards = 1 << (9 * suit + Rank.KING) | 1 << (9 * suit + Rank.QUEEN)
         pair.append(bits(cards))
     reach = ruleset.hands is None
+    strength = np.array([[d.win_keys[c // 9][c] for c in range(36)] for d in data], np.int32)
+    if not 0 <= strength.min() <= strength.max() < 64:  # _game.pack_row gives them 6 bits
+        raise InvalidInputError(f"the win keys of {ruleset!r} do not fit in 6 bits")
     return Tables(
         trump_mask=np.array([bits(d.trump_mask) for d in data], np.bool_),
         buur_mask=np.array([bits(d.buur_mask) for d in data], np.bool_),
         points=np.array([d.points for d in data], np.int32),
-        strength=np.array([[d.win_keys[c // 9][c] for c in range(36)] for d in data], np.int32),
+        strength=strength,
         multiplier=np.array([d.multiplier for d in data], np.int32),
         credit_swap=np.array([d.credit_swap for d in data], np.int32),
         match_bonus=np.array([d.match_bonus for d in data], np.int32),

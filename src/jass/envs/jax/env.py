@@ -26,9 +26,18 @@ import numpy as np
 
 from jass.engine.actions import NUM_ACTIONS
 from jass.envs._layout import OBSERVATION_SIZE
-from jass.envs.jax._game import CHOOSE, DEAL, OVER, choose, next_hand, play, start_game
-from jass.envs.jax._observe import action_mask, observation
-from jass.envs.jax._state import State
+from jass.envs.jax._game import (
+    CHOOSE,
+    DEAL,
+    NO_CARD_KEEPS,
+    OVER,
+    choose,
+    next_hand,
+    play,
+    start_game,
+)
+from jass.envs.jax._observe import action_mask
+from jass.envs.jax._state import State, once
 from jass.envs.jax._state import select as _select
 from jass.envs.jax._tables import Tables, check_supported, tables
 from jass.envs.jax._weis import device
@@ -93,8 +102,8 @@ class JassEnv:
 
         >>> import jax
         >>> s = jax.eval_shape(JassEnv().init, jax.random.key(0))
-        >>> s.observation.shape, s.legal_action_mask.shape
-        ((678,), (48,))
+        >>> s.legal_action_mask.shape, s.rewards.shape
+        ((48,), (4,))
         """
         return start(self._device(), key, jnp.zeros((0, 4, 36), bool), None)
 
@@ -194,7 +203,11 @@ def step(t: Tables, state: State, action: Any, game: Any, illegal_reward: Any) -
 
 def _move(t: Tables, state: State, action: Array, game: Any) -> State:
     """The state after a legal ``action`` (both kinds of move computed, one kept)."""
-    s = _select(state._phase == CHOOSE, choose(t, state, action), play(t, state, action))
+    # A choice changes only small fields; the play of no card leaves the big ones as they
+    # are, so only the small fields are merged (the play is the common, costly path).
+    choosing = state._phase == CHOOSE
+    played = play(t, state, jnp.where(choosing, -1, action))
+    s = _select(choosing, choose(t, state, action), played, keep=NO_CARD_KEEPS)
     hand_over = (s._phase == DEAL) | (s._phase == OVER)
     gained = s._scores - s._scores_before
     margin = (gained[0] - gained[1]).astype(jnp.float32)
@@ -209,17 +222,29 @@ def _move(t: Tables, state: State, action: Array, game: Any) -> State:
 
 def _public(t: Tables, s: State, actor: Array | None, hand_episode: Array) -> State:
     """Fill the public fields from the game: who acts, what it sees, what it may do."""
+    # Computed once: else XLA fuses the long scalar chains of a move (the crediting, the
+    # phase) into each of the mask's 48 values, which was half of a step's time.
+    s = _materialize(s)
     over = (s._phase == OVER) | (hand_episode & (s._phase == DEAL))
     current = s._to_move if actor is None else jnp.where(over, actor, s._to_move)
     current = current.astype(jnp.int32)
     return dataclasses.replace(
         s,
         current_player=current,
-        observation=observation(t, s, current),
         legal_action_mask=action_mask(t, s) & ~over,
         terminated=over,
         truncated=jnp.zeros((), bool),
     )
+
+
+def _materialize(s: State) -> State:
+    """``s`` with its small fields computed once, before the mask reads them (see ``once``)."""
+    small = {
+        f.name: once(getattr(s, f.name))
+        for f in dataclasses.fields(State)
+        if f.name.startswith("_") and f.name != "_key" and getattr(s, f.name).size <= 4
+    }
+    return dataclasses.replace(s, **small)
 
 
 def _check_concrete(deals: Array, dealer: Any) -> None:
@@ -249,8 +274,8 @@ def auto_reset(
     >>> env = JassEnv(ruleset="jasskit")
     >>> key = jax.random.key(0)
     >>> s = jax.eval_shape(auto_reset(env.step, env.init), jax.eval_shape(env.init, key), 0, key)
-    >>> s.observation.shape
-    (678,)
+    >>> s.legal_action_mask.shape
+    (48,)
     """
 
     def stepped(state: State, action: Any, key: Array) -> State:
