@@ -53,6 +53,8 @@ __all__ = [
 STOECK_POINTS: Final = 20
 _TEAMS: Final = tuple(Team)
 _SEATS: Final = tuple(Seat)
+#: The seats in playing order from each leader.
+_PLAY_ORDER: Final = tuple(tuple(_SEATS[(lead + k) & 3] for k in range(4)) for lead in range(4))
 _STOECK: Final = ScoringEvent.STOECK
 _WEIS: Final = ScoringEvent.WEIS
 _TRICK: Final = ScoringEvent.TRICK
@@ -375,11 +377,12 @@ def trick_completed(
     leader = before.leader
     winner = (leader + best) & 3
     team = winner & 1
+    seats = _PLAY_ORDER[leader]
     plays = before.plays + (  # noqa: RUF005  (a concatenation: faster than unpacking)
-        (_SEATS[leader], trick[0]),
-        (_SEATS[(leader + 1) & 3], trick[1]),
-        (_SEATS[(leader + 2) & 3], trick[2]),
-        (_SEATS[(leader + 3) & 3], trick[3]),
+        (seats[0], trick[0]),
+        (seats[1], trick[1]),
+        (seats[2], trick[2]),
+        (seats[3], trick[3]),
     )
     table = data.points
     taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
