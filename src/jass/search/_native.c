@@ -161,23 +161,36 @@ static int arg_seconds(PyObject *o, double *out) {
     return 0;
 }
 
+/* Refuse a rules argument that no rule_data() call made: say what is wrong with it. */
+static int bad_rules(const char *what) {
+    PyErr_Clear();
+    PyErr_Format(InvalidInput,
+                 "rules is not the RuleData of a contract (forged, or from another jass "
+                 "version): %s", what);
+    return -1;
+}
+
 /* Read a RuleData tuple (jass.core.ruledata) into r. */
 static int read_rules(PyObject *data, Rules *r) {
     long long v[36];
-    if (!PyTuple_Check(data) || PyTuple_Size(data) != 16) {
-        PyErr_SetString(InvalidInput, "rules must be a RuleData (a tuple of 16 fields)");
-        return -1;
-    }
+    if (!PyTuple_Check(data) || PyTuple_Size(data) != 16)
+        return bad_rules("it must be a tuple of 16 fields");
     memset(r, 0, sizeof *r);
     long long scalars[16];
     static const int scalar_fields[] = {2, 4, 5, 9, 10, 11, 12, 14};
+    static const char *scalar_names[] = {
+        "its trump_mask", "its buur_mask", "its buur_exception", "its strict_undertrump",
+        "its credit_swap", "its last_trick_bonus", "its match_bonus", "its counter_match_bonus",
+    };
     for (int i = 0; i < 8; i++) {
         int f = scalar_fields[i];
         PyObject *item = PyTuple_GetItem(data, f);
         scalars[f] = item ? PyLong_AsLongLong(item) : -1;
         if (PyErr_Occurred() || scalars[f] < 0 || scalars[f] > (long long)ALL36) {
             PyErr_Clear();
-            PyErr_Format(InvalidInput, "rules field %d is not a valid int", f);
+            PyErr_Format(InvalidInput,
+                         "rules is not the RuleData of a contract (forged, or from another "
+                         "jass version): %s is not a non-negative int", scalar_names[i]);
             return -1;
         }
     }
@@ -189,44 +202,38 @@ static int read_rules(PyObject *data, Rules *r) {
     r->last_bonus = (int)scalars[11];
     r->match_bonus = (int)scalars[12];
     r->counter_bonus = (int)scalars[14];
-    if (r->buur_exception > 1 || r->strict > 1 || r->swap > 1 || r->last_bonus > 1000 ||
-        r->match_bonus > 10000 || r->counter_bonus > 10000 || (r->buur_mask & ~r->trump_mask) ||
-        popcount64(r->buur_mask) > 1) {
-        PyErr_SetString(InvalidInput, "rules: a flag, bonus or mask is out of range");
-        return -1;
-    }
+    if (r->buur_exception > 1 || r->strict > 1 || r->swap > 1)
+        return bad_rules("a flag is not 0 or 1");
+    if (r->last_bonus > 1000 || r->match_bonus > 10000 || r->counter_bonus > 10000)
+        return bad_rules("a bonus is above 1000 (last trick) or 10000 (match)");
+    if ((r->buur_mask & ~r->trump_mask) || popcount64(r->buur_mask) > 1)
+        return bad_rules("its Buur is not one trump");
     int tsuit = -1;
     for (int s = 0; s < 4; s++)
         if (r->trump_mask == ((uint64_t)0x1FF << (9 * s))) tsuit = s;
-    if (r->trump_mask && tsuit < 0) {
-        PyErr_SetString(InvalidInput, "rules: trump_mask is not one suit");
-        return -1;
-    }
-    if (ints_of(PyTuple_GetItem(data, 6), 36, 0, (long long)ALL36, v, "rules.above") < 0)
-        return -1;
+    if (r->trump_mask && tsuit < 0) return bad_rules("its trumps are not one whole suit");
+    if (ints_of(PyTuple_GetItem(data, 6), 36, 0, (long long)ALL36, v, "above") < 0)
+        return bad_rules("its above is not 36 card masks");
     for (int c = 0; c < 36; c++) r->above[c] = (uint64_t)v[c];
-    if (ints_of(PyTuple_GetItem(data, 7), 36, 0, 1000, v, "rules.points") < 0) return -1;
+    if (ints_of(PyTuple_GetItem(data, 7), 36, 0, 1000, v, "points") < 0)
+        return bad_rules("its points are not 36 ints of 0-1000");
     for (int c = 0; c < 36; c++) r->points[c] = (int)v[c];
     PyObject *keys = PyTuple_GetItem(data, 8);
-    if (!PySequence_Check(keys) || PySequence_Size(keys) != 4) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidInput, "rules.win_keys must hold 4 rows");
-        return -1;
-    }
+    if (!PySequence_Check(keys) || PySequence_Size(keys) != 4)
+        return bad_rules("its win_keys do not hold one row per led suit (4)");
     for (int s = 0; s < 4; s++) {
         PyObject *row = PySequence_GetItem(keys, s);
-        if (!row) return -1;
-        int bad = ints_of(row, 36, -1, 100, v, "rules.win_keys row");
+        if (!row) return bad_rules("its win_keys do not hold one row per led suit (4)");
+        int bad = ints_of(row, 36, -1, 100, v, "win_keys");
         Py_DECREF(row);
-        if (bad < 0) return -1;
+        if (bad < 0) return bad_rules("a win_keys row is not 36 ints of -1 to 100");
         for (int c = 0; c < 36; c++) {
             r->keys[s][c] = (int)v[c];
             /* The led suit must take precedence over the other plain suits. */
             int plain_other = c / 9 != s && c / 9 != tsuit;
-            if ((plain_other && v[c] >= 0) || (!plain_other && v[c] < 0)) {
-                PyErr_SetString(InvalidInput, "rules.win_keys: a card keyed outside its role");
-                return -1;
-            }
+            if ((plain_other && v[c] >= 0) || (!plain_other && v[c] < 0))
+                return bad_rules("its win_keys let a card of another plain suit win a trick, "
+                                 "or a card of the led suit or a trump not");
         }
     }
     for (int c = 0; c < 36; c++) r->power[c] = r->keys[c / 9][c];
@@ -239,10 +246,8 @@ static int read_rules(PyObject *data, Rules *r) {
                 int t = o[j]; o[j] = o[j - 1]; o[j - 1] = t;
             }
         for (int i = 1; i < 9; i++)
-            if (r->power[o[i]] == r->power[o[i - 1]]) {
-                PyErr_SetString(InvalidInput, "rules.win_keys: two cards of a suit tie");
-                return -1;
-            }
+            if (r->power[o[i]] == r->power[o[i - 1]])
+                return bad_rules("its win_keys give two cards of a suit the same strength");
         for (int p = 1; p < 512; p++) {
             int low = lowest((uint64_t)p);
             r->suit_points[s][p] = r->suit_points[s][p & (p - 1)] + r->points[9 * s + low];
@@ -919,6 +924,31 @@ static int acquire(Ctx *c) {
     return 0;
 }
 
+/* The arguments solve and card_values share: (ctx, hands, leader, trick, t0, t1, declaring,
+ * node_limit, time_limit), checked; on success the context is held (busy) and root read. */
+static Ctx *read_call(PyObject *args, Root *root) {
+    PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
+    long long leader, t0, t1, declaring, node_limit;
+    double time_limit;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &cap, &hands, &o_leader, &trick, &o_t0, &o_t1,
+                          &o_decl, &o_nodes, &o_time))
+        return NULL;
+    if (arg_ll(o_leader, 0, 3, "leader", &leader) < 0 || arg_ll(o_t0, 0, 9, "tricks[0]", &t0) < 0 ||
+        arg_ll(o_t1, 0, 9, "tricks[1]", &t1) < 0 ||
+        arg_ll(o_decl, 0, 1, "declaring_team", &declaring) < 0 ||
+        arg_ll(o_nodes, 0, LLONG_MAX, "node_limit", &node_limit) < 0 ||
+        arg_seconds(o_time, &time_limit) < 0)
+        return NULL;
+    Ctx *c = get_ctx(cap);
+    if (!c || acquire(c) < 0) return NULL;
+    if (read_root(c, hands, leader, trick, t0, t1, declaring, root) < 0 ||
+        read_limits(c, node_limit, time_limit) < 0) {
+        c->busy = 0;
+        return NULL;
+    }
+    return c;
+}
+
 /* The legal root cards, one per class (the rep of each), in search order. */
 static int root_moves(Ctx *c, const Root *root, int *list) {
     uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
@@ -938,26 +968,9 @@ static int root_moves(Ctx *c, const Root *root, int *list) {
  *   -> (lower, upper, best, exact, nodes, table_used) */
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
-    long long leader, t0, t1, declaring, node_limit;
-    double time_limit;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &cap, &hands, &o_leader, &trick, &o_t0, &o_t1,
-                          &o_decl, &o_nodes, &o_time))
-        return NULL;
-    if (arg_ll(o_leader, 0, 3, "leader", &leader) < 0 || arg_ll(o_t0, 0, 9, "tricks[0]", &t0) < 0 ||
-        arg_ll(o_t1, 0, 9, "tricks[1]", &t1) < 0 ||
-        arg_ll(o_decl, 0, 1, "declaring_team", &declaring) < 0 ||
-        arg_ll(o_nodes, 0, LLONG_MAX, "node_limit", &node_limit) < 0 ||
-        arg_seconds(o_time, &time_limit) < 0)
-        return NULL;
-    Ctx *c = get_ctx(cap);
-    if (!c || acquire(c) < 0) return NULL;
     Root root;
-    if (read_root(c, hands, leader, trick, t0, t1, declaring, &root) < 0 ||
-        read_limits(c, node_limit, time_limit) < 0) {
-        c->busy = 0;
-        return NULL;
-    }
+    Ctx *c = read_call(args, &root);
+    if (!c) return NULL;
     int lo = 0, hi = 0, exact, best = -1, last_good = -1;
     int list[9];
     Py_BEGIN_ALLOW_THREADS
@@ -989,26 +1002,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
  *   -> (((card, lower, upper), ...) for every legal card, exact, nodes, table_used) */
 static PyObject *card_values(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
-    long long leader, t0, t1, declaring, node_limit;
-    double time_limit;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &cap, &hands, &o_leader, &trick, &o_t0, &o_t1,
-                          &o_decl, &o_nodes, &o_time))
-        return NULL;
-    if (arg_ll(o_leader, 0, 3, "leader", &leader) < 0 || arg_ll(o_t0, 0, 9, "tricks[0]", &t0) < 0 ||
-        arg_ll(o_t1, 0, 9, "tricks[1]", &t1) < 0 ||
-        arg_ll(o_decl, 0, 1, "declaring_team", &declaring) < 0 ||
-        arg_ll(o_nodes, 0, LLONG_MAX, "node_limit", &node_limit) < 0 ||
-        arg_seconds(o_time, &time_limit) < 0)
-        return NULL;
-    Ctx *c = get_ctx(cap);
-    if (!c || acquire(c) < 0) return NULL;
     Root root;
-    if (read_root(c, hands, leader, trick, t0, t1, declaring, &root) < 0 ||
-        read_limits(c, node_limit, time_limit) < 0) {
-        c->busy = 0;
-        return NULL;
-    }
+    Ctx *c = read_call(args, &root);
+    if (!c) return NULL;
     int list[9], n, lo[9], hi[9], exact = 1, rep[36];
     uint64_t all_legal;
     Py_BEGIN_ALLOW_THREADS
