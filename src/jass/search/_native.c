@@ -285,13 +285,14 @@ typedef struct {
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last;       /* the last solve's value: the next one's guess */
     int card_value[36], card_known[36]; /* each card's last value, for card_values */
-    int features; /* bit 0: table, bit 1: ordering, bit 2: merging, bit 3: bounds */
+    int features; /* bits: table, ordering, merging, bounds, sure points */
 } Ctx;
 
 #define F_TABLE 1
 #define F_ORDER 2
 #define F_MERGE 4
 #define F_BOUNDS 8
+#define F_SURE 16
 
 static double now_seconds(void) {
 #ifdef _WIN32
@@ -480,6 +481,63 @@ static void prune_match(Ctx *c) {
     }
 }
 
+/* Sure points at a trick boundary (the quick tricks of DDS, counted in points): cards whose
+ * points a team takes whatever the others do. For the team holding the top trump, its run of
+ * top trumps: any trick one of them falls in goes to that team. For the leader, the top trumps
+ * it holds in a row, led one by one; then, if those pull every opponent's trump (they must
+ * follow a trump lead, R5.4; a lone Buur is never left out here, the leader holds it or it is
+ * gone), its top cards in a row of each plain suit. sure[t] gets team t's sure points;
+ * returns the number of the leader's quick tricks, its whole hand when it takes every trick. */
+static int sure_points(Ctx *c, uint64_t live, int *sure) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    int leader = c->leader, team = leader & 1;
+    uint64_t mine = h[leader], opp = h[(leader + 1) & 3] | h[(leader + 3) & 3];
+    uint64_t masks[2] = {0, 0}, quick = 0;
+    int can_plain = 1;
+    if (r->trump_mask) {
+        const int *order = r->order[lowest(r->trump_mask) / 9];
+        int run_team = -1;
+        for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
+            if (run_team >= 0 && t != run_team) break;
+            run_team = t;
+            masks[t] |= b;
+        }
+        int led = 0;
+        for (int i = 0; i < 9; i++) {
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            if (!(mine & b)) break;
+            quick |= b;
+            led++;
+        }
+        int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
+        int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
+        if (other > most) most = other;
+        can_plain = most <= led;
+    }
+    (void)opp;
+    if (can_plain) {
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (suit == r->trump_mask || !(mine & suit)) continue;
+            for (int i = 0; i < 9; i++) {
+                uint64_t b = BIT(r->order[s][i]);
+                if (!(live & b)) continue;
+                if (!(mine & b)) break;
+                quick |= b;
+            }
+        }
+    }
+    masks[team] |= quick;
+    sure[0] = held_points(r, masks[0]);
+    sure[1] = held_points(r, masks[1]);
+    return popcount64(quick);
+}
+
 /* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
 static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
     int winner = (c->leader + top_pos) & 3, w = winner & 1;
@@ -652,9 +710,27 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         return v;
     }
     int left = held_points(r, live) + r->last_bonus;
-    int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
-    int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
-    if (c->features & F_BOUNDS) {
+    int sure[2] = {0, 0};
+    if (c->features & F_SURE) {
+        int quick = sure_points(c, live, sure);
+        int team = c->leader & 1;
+        if (quick) c->match &= 1 << team; /* the other team loses a trick */
+        if (quick == cards) { /* every trick: all the points, and the match if still open */
+            int g = c->sign * left + ((c->match >> team & 1) ? c->bonus[team] : 0);
+            return team ? -g : g;
+        }
+    }
+    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1] (the sign flips it under
+     * Misere), plus the matches still open. */
+    int high = left - 2 * sure[1], low = 2 * sure[0] - left;
+    if (c->sign < 0) {
+        int t = high;
+        high = -low;
+        low = -t;
+    }
+    int upper = high + ((c->match & 1) ? c->bonus[0] : 0);
+    int lower = low - ((c->match & 2) ? c->bonus[1] : 0);
+    if (c->features & (F_BOUNDS | F_SURE)) {
         if (target > upper) return upper;
         if (target <= lower) return lower;
     }
@@ -793,7 +869,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     long long limit, features;
     if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
     if (arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
-        arg_ll(o_features, 0, 15, "features", &features) < 0)
+        arg_ll(o_features, 0, 31, "features", &features) < 0)
         return NULL;
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
