@@ -487,12 +487,13 @@ static void prune_match(Ctx *c) {
  * it holds in a row, led one by one; then, if those pull every opponent's trump (they must
  * follow a trump lead, R5.4; a lone Buur is never left out here, the leader holds it or it is
  * gone), its top cards in a row of each plain suit. sure[t] gets team t's sure points;
- * returns the number of the leader's quick tricks, its whole hand when it takes every trick. */
+ * returns the number of the leader's quick tricks, its whole hand when it takes every trick.
+ * Only where points count for their taker (not Misere): there the leader wants them. */
 static int sure_points(Ctx *c, uint64_t live, int *sure) {
     const Rules *r = &c->r;
     const uint64_t *h = c->hands;
     int leader = c->leader, team = leader & 1;
-    uint64_t mine = h[leader], opp = h[(leader + 1) & 3] | h[(leader + 3) & 3];
+    uint64_t mine = h[leader];
     uint64_t masks[2] = {0, 0}, quick = 0;
     int can_plain = 1;
     if (r->trump_mask) {
@@ -519,7 +520,6 @@ static int sure_points(Ctx *c, uint64_t live, int *sure) {
         if (other > most) most = other;
         can_plain = most <= led;
     }
-    (void)opp;
     if (can_plain) {
         for (int s = 0; s < 4; s++) {
             uint64_t suit = (uint64_t)0x1FF << (9 * s);
@@ -711,7 +711,8 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     }
     int left = held_points(r, live) + r->last_bonus;
     int sure[2] = {0, 0};
-    if (c->features & F_SURE) {
+    /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
+    if ((c->features & F_SURE) && c->sign > 0) {
         int quick = sure_points(c, live, sure);
         int team = c->leader & 1;
         if (quick) c->match &= 1 << team; /* the other team loses a trick */
@@ -720,14 +721,9 @@ static int search_trick(Ctx *c, int target, int *chosen) {
             return team ? -g : g;
         }
     }
-    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1] (the sign flips it under
-     * Misere), plus the matches still open. */
+    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1], plus the matches still
+     * open (under Misere, with no sure points, [-left, left]). */
     int high = left - 2 * sure[1], low = 2 * sure[0] - left;
-    if (c->sign < 0) {
-        int t = high;
-        high = -low;
-        low = -t;
-    }
     int upper = high + ((c->match & 1) ? c->bonus[0] : 0);
     int lower = low - ((c->match & 2) ? c->bonus[1] : 0);
     if (c->features & (F_BOUNDS | F_SURE)) {
