@@ -281,6 +281,35 @@ def test_the_binding_names_the_bad_input() -> None:
         core.solve("not a context", full, 0, (), 4, 3, 0, 0, 0.0)
 
 
+def test_each_search_feature_keeps_the_values_and_the_new_ones_save_positions() -> None:
+    """Switching a feature off changes the work, never the value; sure points and rank keys
+    search fewer positions (summed over seven-trick deals of every contract)."""
+    everything = sum(native.FEATURES.values())
+    nodes = dict.fromkeys(native.FEATURES, 0)
+    nodes["all"] = 0
+    for seed in range(12):
+        game = Game.new(rules.SCHIEBER, seed=seed).deal().choose(Contract.standard()[seed % 6])
+        rng = random.Random(seed)
+        for _ in range(8):
+            game = game.play(rng.choice(game.legal_moves().cards()))
+        hands, leader, trick, tricks, declaring = arguments(game)
+        assert game.contract is not None
+        values = set()
+        for name, bit in [("all", 0), *native.FEATURES.items()]:
+            context = native.NativeContext(game.contract, game.ruleset, features=everything ^ bit)
+            lower, upper, _, exact, count, _ = context.solve(
+                hands, leader, trick, tricks, declaring, 0, 0.0
+            )
+            assert exact
+            assert lower == upper
+            values.add(lower)
+            nodes[name] += count
+        assert len(values) == 1, (seed, values)
+    assert nodes["sure"] > nodes["all"]
+    assert nodes["rank"] > nodes["all"]
+    assert nodes["table"] > 5 * nodes["all"]
+
+
 def test_a_forged_rule_data_is_refused_in_user_terms() -> None:
     """Each broken RuleData field is refused as a forged RuleData, naming what is wrong."""
     core = native.core

@@ -285,7 +285,10 @@ typedef struct {
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last;       /* the last solve's value: the next one's guess */
     int card_value[36], card_known[36]; /* each card's last value, for card_values */
-    int features; /* bits: table, ordering, merging, bounds, sure points */
+    int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
+    /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
+     * `live` moves in the table's key; same[s][live] when no card moves. */
+    uint8_t canon[4][512][9], same[4][512];
 } Ctx;
 
 #define F_TABLE 1
@@ -293,6 +296,7 @@ typedef struct {
 #define F_MERGE 4
 #define F_BOUNDS 8
 #define F_SURE 16
+#define F_RANK 32
 
 static double now_seconds(void) {
 #ifdef _WIN32
@@ -316,11 +320,95 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
-static void make_key(const Ctx *c, uint64_t *k) {
+/* The hands the table keys: with rank keys, each run of equal-point cards (build_canon)
+ * keeps its live cards at its top, in order, so that positions that differ only in which
+ * cards of a run are gone share an entry (partition search's idea, for points). */
+static void key_hands(const Ctx *c, uint64_t *out) {
     const uint64_t *h = c->hands;
+    memcpy(out, h, 4 * sizeof *out);
+    if (!(c->features & F_RANK)) return;
+    uint64_t live = h[0] | h[1] | h[2] | h[3];
+    for (int s = 0; s < 4; s++) {
+        int p = (int)(live >> (9 * s)) & 0x1FF;
+        if (c->same[s][p]) continue;
+        uint64_t suit = (uint64_t)0x1FF << (9 * s);
+        for (int i = 0; i < 4; i++) {
+            uint64_t moved = 0;
+            for (uint64_t m = h[i] & suit; m; m &= m - 1)
+                moved |= BIT(9 * s + c->canon[s][p][lowest(m) - 9 * s]);
+            out[i] = (out[i] & ~suit) | moved;
+        }
+    }
+}
+
+static void make_key(const Ctx *c, uint64_t *k) {
+    uint64_t h[4];
+    key_hands(c, h);
     k[0] = h[0] | h[1] << 36;
     k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
     k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+}
+
+/* Whether y may stand for x in every rule (x stronger, both of one run): the same order
+ * against every card outside the run in every trick, the same overtrump relations. */
+static int same_role(const Rules *r, const int *run, int x, int y, int x0, int y0) {
+    for (int k = 0; k < 4; k++) {
+        int kx = r->keys[k][x], ky = r->keys[k][y];
+        if ((kx < 0) != (ky < 0) || (kx >= 0 && kx <= ky)) return 0;
+        for (int z = 0; z < 36; z++) {
+            if (run[z] == run[x]) continue;
+            int kz = r->keys[k][z];
+            if ((kz > kx) != (kz > ky) || (kz < kx) != (kz < ky)) return 0;
+        }
+    }
+    for (int z = 0; z < 36; z++) {
+        if (run[z] == run[x]) continue;
+        if ((r->above[x] >> z & 1) != (r->above[y] >> z & 1)) return 0;
+        if ((r->above[z] >> x & 1) != (r->above[z] >> y & 1)) return 0;
+    }
+    return (r->above[y] >> x & 1) == (r->above[y0] >> x0 & 1) &&
+           (r->above[x] >> y & 1) == (r->above[x0] >> y0 & 1) &&
+           (r->above[x] >> x & 1) == (r->above[y] >> y & 1);
+}
+
+/* Runs: cards next to each other in a suit's order with the same points (the Buur alone).
+ * Any card of a run may stand for any other where the rules treat them alike; if the rule
+ * data does not (a forged one), rank keys are switched off. */
+static void build_canon(Ctx *c) {
+    const Rules *r = &c->r;
+    int run[36], first[36];
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i], prev = i ? r->order[s][i - 1] : -1;
+            int joins = prev >= 0 && r->points[card] == r->points[prev] &&
+                        !(r->buur_mask & (BIT(card) | BIT(prev)));
+            run[card] = joins ? run[prev] : card;
+            first[card] = joins ? first[prev] : i;
+        }
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i + 1 < 9; i++) {
+            int x = r->order[s][i], y = r->order[s][i + 1];
+            if (run[x] != run[y]) continue;
+            int x0 = r->order[s][first[x]], y0 = r->order[s][first[x] + 1];
+            for (int j = i + 1; j < 9 && run[r->order[s][j]] == run[x]; j++)
+                if (!same_role(r, run, x, r->order[s][j], x0, y0)) {
+                    c->features &= ~F_RANK;
+                    return;
+                }
+        }
+    for (int s = 0; s < 4; s++)
+        for (int p = 0; p < 512; p++) {
+            int same = 1, taken[36] = {0};
+            for (int i = 0; i < 9; i++) {
+                int card = r->order[s][i];
+                if (!(p >> (card - 9 * s) & 1)) continue;
+                /* The k-th live card of a run takes the run's k-th place. */
+                int to = r->order[s][first[card] + taken[run[card]]++];
+                c->canon[s][p][card - 9 * s] = (uint8_t)(to - 9 * s);
+                same &= to == card;
+            }
+            c->same[s][p] = (uint8_t)same;
+        }
 }
 
 static int tt_alloc(Ctx *c, uint64_t size) {
@@ -865,7 +953,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     long long limit, features;
     if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
     if (arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
-        arg_ll(o_features, 0, 31, "features", &features) < 0)
+        arg_ll(o_features, 0, 63, "features", &features) < 0)
         return NULL;
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
@@ -875,6 +963,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     }
     c->sign = c->r.swap ? -1 : 1;
     c->features = (int)features;
+    build_canon(c);
     uint64_t cap = 4;
     while (cap * 2 <= (uint64_t)limit) cap *= 2;
     c->tt_limit = cap;

@@ -38,10 +38,10 @@ __all__ = ["FEATURES", "NATIVE", "NativeContext", "core"]
 _LOG = logging.getLogger("jass")
 
 #: The search features (bits): transposition table, move ordering, merging equivalent cards,
-#: bounds from the points left, sure points (quick tricks). All on by default; the benchmark
-#: turns them off one by one.
-FEATURES: Final = {"table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16}
-_ALL_FEATURES: Final = 31
+#: bounds from the points left, sure points (quick tricks), relative-rank table keys. All on by
+#: default; the benchmark turns them off one by one.
+FEATURES: Final = {"table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32}
+_ALL_FEATURES: Final = 63
 
 
 def _load() -> ModuleType | None:
