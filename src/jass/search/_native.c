@@ -513,13 +513,27 @@ static void rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int
     }
 }
 
-/* Order the moves: leads by points and power (the table's lead first), follows by taking the
- * trick cheaply, or feeding points to a partner who holds it. */
+/* Order the moves: leads by points and power, sure winners first (the table's lead before
+ * all), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
 static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
                        int hint, int *out) {
     const Rules *r = &c->r;
     int score[9], n = 0;
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
+    uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
+    if (pos == 0 && (c->features & F_ORDER)) {
+        const uint64_t *h = c->hands;
+        uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
+        uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (!(moves & suit)) continue;
+            uint64_t b = 0;
+            for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
+            /* Any trump may ruff, even from a hand that can follow (R5.3a). */
+            if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
+        }
+    }
     while (moves) {
         int card = lowest(moves);
         moves &= moves - 1;
@@ -528,6 +542,7 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             s = card;
         } else if (pos == 0) {
             s = -(r->points[card] + 2 * r->power[card]);
+            if (winners & BIT(card)) s -= 400;
             if (card == hint) s = -100000;
         } else {
             int beats = keys[card] > top_key;
@@ -1122,6 +1137,8 @@ static int root_moves(Ctx *c, const Root *root, int *list) {
     int top_key = root->n ? c->r.keys[root->trick[0] / 9][root->trick[top]] : -1;
     int partner = root->n ? (((root->leader + top) ^ seat) & 1) == 0 : 0;
     memcpy(c->trick, root->trick, sizeof c->trick);
+    memcpy(c->hands, root->hands, sizeof c->hands);
+    c->leader = root->leader;
     return order_moves(c, moves, root->n, top_key, partner, -1, list);
 }
 
