@@ -534,6 +534,21 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
         }
     }
+    /* Second and third hand: the best key each side can still bring to this trick. */
+    int opp_max = -1, mate_max = -1;
+    if ((pos == 1 || pos == 2) && (c->features & F_ORDER)) {
+        int seat = (c->leader + pos) & 3;
+        for (int q = pos + 1; q < 4; q++) {
+            int other = (c->leader + q) & 3, most = -1;
+            for (uint64_t m = c->hands[other]; m; m &= m - 1)
+                if (keys[lowest(m)] > most) most = keys[lowest(m)];
+            if ((other ^ seat) & 1) {
+                if (most > opp_max) opp_max = most;
+            } else {
+                mate_max = most;
+            }
+        }
+    }
     while (moves) {
         int card = lowest(moves);
         moves &= moves - 1;
@@ -544,6 +559,12 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             s = -(r->points[card] + 2 * r->power[card]);
             if (winners & BIT(card)) s -= 400;
             if (card == hint) s = -100000;
+        } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
+                   mate_max > opp_max) {
+            s = -1000 - r->points[card]; /* the partner behind takes it: feed it */
+        } else if (pos < 3 && partner && top_key <= opp_max) {
+            /* The partner's card is beaten behind: cover it cheaply, or keep points back. */
+            s = keys[card] > top_key ? r->power[card] - 1000 : r->points[card];
         } else {
             int beats = keys[card] > top_key;
             if (partner)
