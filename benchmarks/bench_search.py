@@ -36,6 +36,15 @@ from jass.solver import Solution, Solver, card_values_batch
 #: Bytes a native table entry takes; Python's entries take about 400.
 _ENTRY_BYTES = {"native": 32, "python": 400}
 
+#: Issue 20's goals for the native core: (median, p95) seconds per solve, by tricks left.
+_SOLVE_GOALS = {5: (0.0002, None), 7: (0.010, 0.150), 9: (0.100, 2.0)}
+#: The batch call's goal (median seconds) and the play-out's (hands per second).
+_BATCH_GOAL, _PLAY_OUT_GOAL = 0.150, 500_000
+
+
+def _verdict(met: bool, goal: str) -> str:
+    return f"goal {goal}: {'met' if met else 'MISSED'}"
+
 
 def position(seed: int, tricks_left: int) -> Game:
     """A seeded SCHIEBER hand played at random until ``tricks_left`` tricks remain."""
@@ -84,7 +93,8 @@ def bench_fast(seconds: float) -> list[str]:
             f"({through / pure:.1f}x)"
         )
         lines.append(
-            f"{'  native loop (random_hands)':<38} {loop:>12,.0f} hands/s  ({loop / pure:.0f}x)"
+            f"{'  native loop (random_hands)':<38} {loop:>12,.0f} hands/s  ({loop / pure:.0f}x), "
+            + _verdict(loop >= _PLAY_OUT_GOAL, f">= {_PLAY_OUT_GOAL:,} hands/s")
         )
     return lines
 
@@ -143,6 +153,14 @@ def bench_solver(
             f"{row['rate']:>10,.0f} positions/s, table {row['memory']:>7.1f} MB, "
             f"exact {row['exact']}/{row['deals']}"
         )
+        if backend == "native":
+            median, p95 = _SOLVE_GOALS[tricks_left]
+            met = row["median"] <= median and (p95 is None or row["p95"] <= p95)
+            goal = f"median <= {median * 1000:g} ms" + (f", p95 <= {p95:g} s" if p95 else "")
+            if limit:  # every deal exact within the limit
+                met = met and row["exact"] == row["deals"]
+                goal += f", all exact in {limit:g} s"
+            rows.append(f"{'':<38} {_verdict(met, goal)}")
     if len(found) == 2:
         # On the same positions: the deals both solved.
         slow = found["python"]["times"]
@@ -169,9 +187,11 @@ def bench_batch(decisions: int, worlds: int, python: bool) -> list[str]:
             start = time.perf_counter()
             card_values_batch(game, hands, backend=backend)
             times.append(time.perf_counter() - start)
+        median = statistics.median(times)
         rows.append(
             f"{f'card values, {worlds} worlds, ' + backend:<38} "
-            f"median {statistics.median(times) * 1000:>9.1f} ms, worst {max(times) * 1000:>9.1f} ms"
+            f"median {median * 1000:>9.1f} ms, worst {max(times) * 1000:>9.1f} ms"
+            + (f", {_verdict(median <= _BATCH_GOAL, '<= 150 ms')}" if backend == "native" else "")
         )
     return rows
 
