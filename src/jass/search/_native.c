@@ -930,19 +930,19 @@ static int probe(Ctx *c, const Root *root, int target, int only) {
 
 /* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
  * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
- * value moves the next target), then bisection takes over: a good guess (a sibling card's
- * value, the same card in the last world) needs two or three probes. `good` receives the
+ * value moves the next target), in steps that double while they go one way, and bisection
+ * takes over once the value is bracketed: a good guess (a sibling card's value, the same
+ * card in the last world) needs two or three probes, a poor one a few more. `good` receives the
  * root card of the last probe that reached its target, or keeps its value. */
 static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
                   int *hi_out, int *good, int *good_value) {
     int left = root->left;
     int lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
-    int steps = 0, target = guess;
+    int target = guess, step = 1, rose = 0, fell = 0;
     while (lo < hi) {
-        if (!guessed || steps >= 4) target = (int)(((long)lo + hi + 1) >> 1);
+        if (!guessed || (rose && fell)) target = (int)(((long)lo + hi + 1) >> 1);
         if (target <= lo) target = lo + 1;
         if (target > hi) target = hi;
-        steps++;
         c->root_best = -1;
         int value = probe(c, root, target, only);
         if (c->stopped) break;
@@ -954,13 +954,17 @@ static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, in
             /* Without a match the difference has the parity of left. */
             if (-left <= value && value <= left) value += (value - left) & 1;
             lo = value < hi ? value : hi;
-            target = lo + 1;
+            step = rose ? 2 * step : 1;
+            rose = 1;
+            target = lo + 2 * step - 1; /* gallop up from the guess until the value is bracketed */
         } else {
             if (value < -left) value = bottom;
             else if (value > left) value = left;
             else value -= (value - left) & 1;
             hi = value > lo ? value : lo;
-            target = hi;
+            step = fell ? 2 * step : 1;
+            fell = 1;
+            target = hi - 2 * (step - 1);
         }
     }
     *lo_out = lo;
