@@ -567,6 +567,9 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
         } else if (pos < 3 && partner && top_key <= opp_max) {
             /* The partner's card is beaten behind: cover it cheaply, or keep points back. */
             s = keys[card] > top_key ? r->power[card] - 1000 : r->points[card];
+        } else if (pos < 3 && !partner && keys[card] > top_key && keys[card] < opp_max &&
+                   mate_max < opp_max) {
+            s = r->power[card] - 900; /* beaten behind anyway: after the beats that hold */
         } else {
             int beats = keys[card] > top_key;
             if (partner)
