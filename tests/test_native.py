@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +22,7 @@ import pytest
 from jass import CardSet, Contract, Game, RuleSet, rules
 from jass.core.ruledata import rule_data
 from jass.engine.actions import Choose
-from jass.errors import JassError
+from jass.errors import InvalidInputError, JassError
 from jass.rules import CounterMatch, UndertrumpRule
 from jass.rules.presets import PRESETS
 from jass.search import native
@@ -278,6 +279,74 @@ def test_the_binding_names_the_bad_input() -> None:
         core.solve(context, [full[0], full[0], full[2], full[3]], 0, (), 4, 3, 0, 0, 0.0)
     with pytest.raises(JassError, match="context"):
         core.solve("not a context", full, 0, (), 4, 3, 0, 0, 0.0)
+
+
+def test_each_search_feature_keeps_the_values_and_the_new_ones_save_positions() -> None:
+    """Switching a feature off changes the work, never the value; sure points and rank keys
+    search fewer positions (summed over seven-trick deals of every contract)."""
+    everything = sum(native.FEATURES.values())
+    nodes = dict.fromkeys(native.FEATURES, 0)
+    nodes["all"] = 0
+    for seed in range(12):
+        game = Game.new(rules.SCHIEBER, seed=seed).deal().choose(Contract.standard()[seed % 6])
+        rng = random.Random(seed)
+        for _ in range(8):
+            game = game.play(rng.choice(game.legal_moves().cards()))
+        hands, leader, trick, tricks, declaring = arguments(game)
+        assert game.contract is not None
+        values = set()
+        for name, bit in [("all", 0), *native.FEATURES.items()]:
+            context = native.NativeContext(game.contract, game.ruleset, features=everything ^ bit)
+            lower, upper, _, exact, count, _ = context.solve(
+                hands, leader, trick, tricks, declaring, 0, 0.0
+            )
+            assert exact
+            assert lower == upper
+            values.add(lower)
+            nodes[name] += count
+        assert len(values) == 1, (seed, values)
+    assert nodes["sure"] > nodes["all"]
+    assert nodes["rank"] > nodes["all"]
+    assert nodes["table"] > 5 * nodes["all"]
+
+
+def test_a_forged_rule_data_is_refused_in_user_terms() -> None:
+    """Each broken RuleData field is refused as a forged RuleData, naming what is wrong."""
+    core = native.core
+    assert core is not None
+    good = rule_data(Contract.standard()[0], rules.SCHIEBER)
+    broken = {
+        "its trumps are not one whole suit": good._replace(trump_mask=5, buur_mask=1),
+        "its Buur is not one trump": good._replace(buur_mask=1 << 35),
+        "a flag is not 0 or 1": good._replace(strict_undertrump=2),
+        "its points are not 36 ints": good._replace(points=good.points[:35]),
+        "its above is not 36 card masks": good._replace(above=(0,) * 3),
+        "one row per led suit": good._replace(win_keys=good.win_keys[:3]),
+        "the same strength": good._replace(
+            win_keys=tuple((row[0], *row[:1], *row[2:]) for row in good.win_keys)
+        ),
+        "its match_bonus is not a non-negative int": good._replace(match_bonus=-1),
+    }
+    for what, data in broken.items():
+        with pytest.raises(InvalidInputError, match="rules is not the RuleData of a contract") as e:
+            core.new_context(tuple(data), 64, 15)
+        assert what in str(e.value)
+        with pytest.raises(InvalidInputError, match=re.escape(what)):
+            core.legal_mask(tuple(data), 511, ())
+
+
+def test_the_wrapper_names_bad_positions() -> None:
+    context = native.NativeContext(Contract.OBENABE, rules.SCHIEBER)
+    full = [int(CardSet.parse(h)) for h in ("6S 7S", "8S 9S", "6H 7H", "8H 9H")]
+    for call in (context.solve, context.card_values):
+        with pytest.raises(InvalidInputError, match="hands must be a sequence of ints"):
+            call([full[0], "7S", 0, 0], 0, (), (4, 3), 0, 0, 0.0)  # type: ignore[list-item]
+        with pytest.raises(InvalidInputError, match="trick must be a sequence of ints"):
+            call(full, 0, None, (4, 3), 0, 0, 0.0)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError, match="tricks must be two counts"):
+            call(full, 0, (), (4,), 0, 0, 0.0)  # type: ignore[arg-type]
+        with pytest.raises(InvalidInputError, match="time_limit"):
+            call(full, 0, (), (4, 3), 0, 0, "1")  # type: ignore[arg-type]
 
 
 def test_an_interrupt_cancels_a_long_native_solve(monkeypatch: pytest.MonkeyPatch) -> None:

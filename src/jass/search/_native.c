@@ -8,7 +8,9 @@
  *
  * The search is the one of jass.solver: null-window probes driven by bisection on the
  * difference between the two sides' points, fail-soft bounds, a transposition table at trick
- * boundaries, equivalent cards merged, bounds from the points left. Each solver owns a Ctx
+ * boundaries (keyed by relative rank within runs of equal-point cards), equivalent cards
+ * merged, bounds from the points left and from sure points (quick tricks), move ordering that
+ * looks at the hands still to play. Each solver owns a Ctx
  * (a capsule in Python): there is no global state, and the GIL is released while it searches.
  */
 #define PY_SSIZE_T_CLEAN
@@ -161,23 +163,36 @@ static int arg_seconds(PyObject *o, double *out) {
     return 0;
 }
 
+/* Refuse a rules argument that no rule_data() call made: say what is wrong with it. */
+static int bad_rules(const char *what) {
+    PyErr_Clear();
+    PyErr_Format(InvalidInput,
+                 "rules is not the RuleData of a contract (forged, or from another jass "
+                 "version): %s", what);
+    return -1;
+}
+
 /* Read a RuleData tuple (jass.core.ruledata) into r. */
 static int read_rules(PyObject *data, Rules *r) {
     long long v[36];
-    if (!PyTuple_Check(data) || PyTuple_Size(data) != 16) {
-        PyErr_SetString(InvalidInput, "rules must be a RuleData (a tuple of 16 fields)");
-        return -1;
-    }
+    if (!PyTuple_Check(data) || PyTuple_Size(data) != 16)
+        return bad_rules("it must be a tuple of 16 fields");
     memset(r, 0, sizeof *r);
     long long scalars[16];
     static const int scalar_fields[] = {2, 4, 5, 9, 10, 11, 12, 14};
+    static const char *scalar_names[] = {
+        "its trump_mask", "its buur_mask", "its buur_exception", "its strict_undertrump",
+        "its credit_swap", "its last_trick_bonus", "its match_bonus", "its counter_match_bonus",
+    };
     for (int i = 0; i < 8; i++) {
         int f = scalar_fields[i];
         PyObject *item = PyTuple_GetItem(data, f);
         scalars[f] = item ? PyLong_AsLongLong(item) : -1;
         if (PyErr_Occurred() || scalars[f] < 0 || scalars[f] > (long long)ALL36) {
             PyErr_Clear();
-            PyErr_Format(InvalidInput, "rules field %d is not a valid int", f);
+            PyErr_Format(InvalidInput,
+                         "rules is not the RuleData of a contract (forged, or from another "
+                         "jass version): %s is not a non-negative int", scalar_names[i]);
             return -1;
         }
     }
@@ -189,44 +204,38 @@ static int read_rules(PyObject *data, Rules *r) {
     r->last_bonus = (int)scalars[11];
     r->match_bonus = (int)scalars[12];
     r->counter_bonus = (int)scalars[14];
-    if (r->buur_exception > 1 || r->strict > 1 || r->swap > 1 || r->last_bonus > 1000 ||
-        r->match_bonus > 10000 || r->counter_bonus > 10000 || (r->buur_mask & ~r->trump_mask) ||
-        popcount64(r->buur_mask) > 1) {
-        PyErr_SetString(InvalidInput, "rules: a flag, bonus or mask is out of range");
-        return -1;
-    }
+    if (r->buur_exception > 1 || r->strict > 1 || r->swap > 1)
+        return bad_rules("a flag is not 0 or 1");
+    if (r->last_bonus > 1000 || r->match_bonus > 10000 || r->counter_bonus > 10000)
+        return bad_rules("a bonus is above 1000 (last trick) or 10000 (match)");
+    if ((r->buur_mask & ~r->trump_mask) || popcount64(r->buur_mask) > 1)
+        return bad_rules("its Buur is not one trump");
     int tsuit = -1;
     for (int s = 0; s < 4; s++)
         if (r->trump_mask == ((uint64_t)0x1FF << (9 * s))) tsuit = s;
-    if (r->trump_mask && tsuit < 0) {
-        PyErr_SetString(InvalidInput, "rules: trump_mask is not one suit");
-        return -1;
-    }
-    if (ints_of(PyTuple_GetItem(data, 6), 36, 0, (long long)ALL36, v, "rules.above") < 0)
-        return -1;
+    if (r->trump_mask && tsuit < 0) return bad_rules("its trumps are not one whole suit");
+    if (ints_of(PyTuple_GetItem(data, 6), 36, 0, (long long)ALL36, v, "above") < 0)
+        return bad_rules("its above is not 36 card masks");
     for (int c = 0; c < 36; c++) r->above[c] = (uint64_t)v[c];
-    if (ints_of(PyTuple_GetItem(data, 7), 36, 0, 1000, v, "rules.points") < 0) return -1;
+    if (ints_of(PyTuple_GetItem(data, 7), 36, 0, 1000, v, "points") < 0)
+        return bad_rules("its points are not 36 ints of 0-1000");
     for (int c = 0; c < 36; c++) r->points[c] = (int)v[c];
     PyObject *keys = PyTuple_GetItem(data, 8);
-    if (!PySequence_Check(keys) || PySequence_Size(keys) != 4) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidInput, "rules.win_keys must hold 4 rows");
-        return -1;
-    }
+    if (!PySequence_Check(keys) || PySequence_Size(keys) != 4)
+        return bad_rules("its win_keys do not hold one row per led suit (4)");
     for (int s = 0; s < 4; s++) {
         PyObject *row = PySequence_GetItem(keys, s);
-        if (!row) return -1;
-        int bad = ints_of(row, 36, -1, 100, v, "rules.win_keys row");
+        if (!row) return bad_rules("its win_keys do not hold one row per led suit (4)");
+        int bad = ints_of(row, 36, -1, 100, v, "win_keys");
         Py_DECREF(row);
-        if (bad < 0) return -1;
+        if (bad < 0) return bad_rules("a win_keys row is not 36 ints of -1 to 100");
         for (int c = 0; c < 36; c++) {
             r->keys[s][c] = (int)v[c];
             /* The led suit must take precedence over the other plain suits. */
             int plain_other = c / 9 != s && c / 9 != tsuit;
-            if ((plain_other && v[c] >= 0) || (!plain_other && v[c] < 0)) {
-                PyErr_SetString(InvalidInput, "rules.win_keys: a card keyed outside its role");
-                return -1;
-            }
+            if ((plain_other && v[c] >= 0) || (!plain_other && v[c] < 0))
+                return bad_rules("its win_keys let a card of another plain suit win a trick, "
+                                 "or a card of the led suit or a trump not");
         }
     }
     for (int c = 0; c < 36; c++) r->power[c] = r->keys[c / 9][c];
@@ -239,10 +248,8 @@ static int read_rules(PyObject *data, Rules *r) {
                 int t = o[j]; o[j] = o[j - 1]; o[j - 1] = t;
             }
         for (int i = 1; i < 9; i++)
-            if (r->power[o[i]] == r->power[o[i - 1]]) {
-                PyErr_SetString(InvalidInput, "rules.win_keys: two cards of a suit tie");
-                return -1;
-            }
+            if (r->power[o[i]] == r->power[o[i - 1]])
+                return bad_rules("its win_keys give two cards of a suit the same strength");
         for (int p = 1; p < 512; p++) {
             int low = lowest((uint64_t)p);
             r->suit_points[s][p] = r->suit_points[s][p & (p - 1)] + r->points[9 * s + low];
@@ -280,13 +287,18 @@ typedef struct {
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last;       /* the last solve's value: the next one's guess */
     int card_value[36], card_known[36]; /* each card's last value, for card_values */
-    int features; /* bit 0: table, bit 1: ordering, bit 2: merging, bit 3: bounds */
+    int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
+    /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
+     * `live` moves in the table's key; same[s][live] when no card moves. */
+    uint8_t canon[4][512][9], same[4][512];
 } Ctx;
 
 #define F_TABLE 1
 #define F_ORDER 2
 #define F_MERGE 4
 #define F_BOUNDS 8
+#define F_SURE 16
+#define F_RANK 32
 
 static double now_seconds(void) {
 #ifdef _WIN32
@@ -310,11 +322,95 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
-static void make_key(const Ctx *c, uint64_t *k) {
+/* The hands the table keys: with rank keys, each run of equal-point cards (build_canon)
+ * keeps its live cards at its top, in order, so that positions that differ only in which
+ * cards of a run are gone share an entry (partition search's idea, for points). */
+static void key_hands(const Ctx *c, uint64_t *out) {
     const uint64_t *h = c->hands;
+    memcpy(out, h, 4 * sizeof *out);
+    if (!(c->features & F_RANK)) return;
+    uint64_t live = h[0] | h[1] | h[2] | h[3];
+    for (int s = 0; s < 4; s++) {
+        int p = (int)(live >> (9 * s)) & 0x1FF;
+        if (c->same[s][p]) continue;
+        uint64_t suit = (uint64_t)0x1FF << (9 * s);
+        for (int i = 0; i < 4; i++) {
+            uint64_t moved = 0;
+            for (uint64_t m = h[i] & suit; m; m &= m - 1)
+                moved |= BIT(9 * s + c->canon[s][p][lowest(m) - 9 * s]);
+            out[i] = (out[i] & ~suit) | moved;
+        }
+    }
+}
+
+static void make_key(const Ctx *c, uint64_t *k) {
+    uint64_t h[4];
+    key_hands(c, h);
     k[0] = h[0] | h[1] << 36;
     k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
     k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+}
+
+/* Whether y may stand for x in every rule (x stronger, both of one run): the same order
+ * against every card outside the run in every trick, the same overtrump relations. */
+static int same_role(const Rules *r, const int *run, int x, int y, int x0, int y0) {
+    for (int k = 0; k < 4; k++) {
+        int kx = r->keys[k][x], ky = r->keys[k][y];
+        if ((kx < 0) != (ky < 0) || (kx >= 0 && kx <= ky)) return 0;
+        for (int z = 0; z < 36; z++) {
+            if (run[z] == run[x]) continue;
+            int kz = r->keys[k][z];
+            if ((kz > kx) != (kz > ky) || (kz < kx) != (kz < ky)) return 0;
+        }
+    }
+    for (int z = 0; z < 36; z++) {
+        if (run[z] == run[x]) continue;
+        if ((r->above[x] >> z & 1) != (r->above[y] >> z & 1)) return 0;
+        if ((r->above[z] >> x & 1) != (r->above[z] >> y & 1)) return 0;
+    }
+    return (r->above[y] >> x & 1) == (r->above[y0] >> x0 & 1) &&
+           (r->above[x] >> y & 1) == (r->above[x0] >> y0 & 1) &&
+           (r->above[x] >> x & 1) == (r->above[y] >> y & 1);
+}
+
+/* Runs: cards next to each other in a suit's order with the same points (the Buur alone).
+ * Any card of a run may stand for any other where the rules treat them alike; if the rule
+ * data does not (a forged one), rank keys are switched off. */
+static void build_canon(Ctx *c) {
+    const Rules *r = &c->r;
+    int run[36], first[36];
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i], prev = i ? r->order[s][i - 1] : -1;
+            int joins = prev >= 0 && r->points[card] == r->points[prev] &&
+                        !(r->buur_mask & (BIT(card) | BIT(prev)));
+            run[card] = joins ? run[prev] : card;
+            first[card] = joins ? first[prev] : i;
+        }
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i + 1 < 9; i++) {
+            int x = r->order[s][i], y = r->order[s][i + 1];
+            if (run[x] != run[y]) continue;
+            int x0 = r->order[s][first[x]], y0 = r->order[s][first[x] + 1];
+            for (int j = i + 1; j < 9 && run[r->order[s][j]] == run[x]; j++)
+                if (!same_role(r, run, x, r->order[s][j], x0, y0)) {
+                    c->features &= ~F_RANK;
+                    return;
+                }
+        }
+    for (int s = 0; s < 4; s++)
+        for (int p = 0; p < 512; p++) {
+            int same = 1, taken[36] = {0};
+            for (int i = 0; i < 9; i++) {
+                int card = r->order[s][i];
+                if (!(p >> (card - 9 * s) & 1)) continue;
+                /* The k-th live card of a run takes the run's k-th place. */
+                int to = r->order[s][first[card] + taken[run[card]]++];
+                c->canon[s][p][card - 9 * s] = (uint8_t)(to - 9 * s);
+                same &= to == card;
+            }
+            c->same[s][p] = (uint8_t)same;
+        }
 }
 
 static int tt_alloc(Ctx *c, uint64_t size) {
@@ -419,13 +515,42 @@ static void rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int
     }
 }
 
-/* Order the moves: leads by points and power (the table's lead first), follows by taking the
- * trick cheaply, or feeding points to a partner who holds it. */
+/* Order the moves: leads by points and power, sure winners first (the table's lead before
+ * all), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
 static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
                        int hint, int *out) {
     const Rules *r = &c->r;
     int score[9], n = 0;
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
+    uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
+    if (pos == 0 && (c->features & F_ORDER)) {
+        const uint64_t *h = c->hands;
+        uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
+        uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (!(moves & suit)) continue;
+            uint64_t b = 0;
+            for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
+            /* Any trump may ruff, even from a hand that can follow (R5.3a). */
+            if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
+        }
+    }
+    /* Second and third hand: the best key each side can still bring to this trick. */
+    int opp_max = -1, mate_max = -1;
+    if ((pos == 1 || pos == 2) && (c->features & F_ORDER)) {
+        int seat = (c->leader + pos) & 3;
+        for (int q = pos + 1; q < 4; q++) {
+            int other = (c->leader + q) & 3, most = -1;
+            for (uint64_t m = c->hands[other]; m; m &= m - 1)
+                if (keys[lowest(m)] > most) most = keys[lowest(m)];
+            if ((other ^ seat) & 1) {
+                if (most > opp_max) opp_max = most;
+            } else {
+                mate_max = most;
+            }
+        }
+    }
     while (moves) {
         int card = lowest(moves);
         moves &= moves - 1;
@@ -434,7 +559,17 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             s = card;
         } else if (pos == 0) {
             s = -(r->points[card] + 2 * r->power[card]);
+            if (winners & BIT(card)) s -= 400;
             if (card == hint) s = -100000;
+        } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
+                   mate_max > opp_max) {
+            s = -1000 - r->points[card]; /* the partner behind takes it: feed it */
+        } else if (pos < 3 && partner && top_key <= opp_max) {
+            /* The partner's card is beaten behind: cover it cheaply, or keep points back. */
+            s = keys[card] > top_key ? r->power[card] - 1000 : r->points[card];
+        } else if (pos < 3 && !partner && keys[card] > top_key && keys[card] < opp_max &&
+                   mate_max < opp_max) {
+            s = r->power[card] - 900; /* beaten behind anyway: after the beats that hold */
         } else {
             int beats = keys[card] > top_key;
             if (partner)
@@ -473,6 +608,63 @@ static void prune_match(Ctx *c) {
             return;
         }
     }
+}
+
+/* Sure points at a trick boundary (the quick tricks of DDS, counted in points): cards whose
+ * points a team takes whatever the others do. For the team holding the top trump, its run of
+ * top trumps: any trick one of them falls in goes to that team. For the leader, the top trumps
+ * it holds in a row, led one by one; then, if those pull every opponent's trump (they must
+ * follow a trump lead, R5.4; a lone Buur is never left out here, the leader holds it or it is
+ * gone), its top cards in a row of each plain suit. sure[t] gets team t's sure points;
+ * returns the number of the leader's quick tricks, its whole hand when it takes every trick.
+ * Only where points count for their taker (not Misere): there the leader wants them. */
+static int sure_points(Ctx *c, uint64_t live, int *sure) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    int leader = c->leader, team = leader & 1;
+    uint64_t mine = h[leader];
+    uint64_t masks[2] = {0, 0}, quick = 0;
+    int can_plain = 1;
+    if (r->trump_mask) {
+        const int *order = r->order[lowest(r->trump_mask) / 9];
+        int run_team = -1;
+        for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
+            if (run_team >= 0 && t != run_team) break;
+            run_team = t;
+            masks[t] |= b;
+        }
+        int led = 0;
+        for (int i = 0; i < 9; i++) {
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            if (!(mine & b)) break;
+            quick |= b;
+            led++;
+        }
+        int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
+        int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
+        if (other > most) most = other;
+        can_plain = most <= led;
+    }
+    if (can_plain) {
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (suit == r->trump_mask || !(mine & suit)) continue;
+            for (int i = 0; i < 9; i++) {
+                uint64_t b = BIT(r->order[s][i]);
+                if (!(live & b)) continue;
+                if (!(mine & b)) break;
+                quick |= b;
+            }
+        }
+    }
+    masks[team] |= quick;
+    sure[0] = held_points(r, masks[0]);
+    sure[1] = held_points(r, masks[1]);
+    return popcount64(quick);
 }
 
 /* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
@@ -647,9 +839,23 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         return v;
     }
     int left = held_points(r, live) + r->last_bonus;
-    int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
-    int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
-    if (c->features & F_BOUNDS) {
+    int sure[2] = {0, 0};
+    /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
+    if ((c->features & F_SURE) && c->sign > 0) {
+        int quick = sure_points(c, live, sure);
+        int team = c->leader & 1;
+        if (quick) c->match &= 1 << team; /* the other team loses a trick */
+        if (quick == cards) { /* every trick: all the points, and the match if still open */
+            int g = c->sign * left + ((c->match >> team & 1) ? c->bonus[team] : 0);
+            return team ? -g : g;
+        }
+    }
+    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1], plus the matches still
+     * open (under Misere, with no sure points, [-left, left]). */
+    int high = left - 2 * sure[1], low = 2 * sure[0] - left;
+    int upper = high + ((c->match & 1) ? c->bonus[0] : 0);
+    int lower = low - ((c->match & 2) ? c->bonus[1] : 0);
+    if (c->features & (F_BOUNDS | F_SURE)) {
         if (target > upper) return upper;
         if (target <= lower) return lower;
     }
@@ -727,19 +933,19 @@ static int probe(Ctx *c, const Root *root, int target, int only) {
 
 /* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
  * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
- * value moves the next target), then bisection takes over: a good guess (a sibling card's
- * value, the same card in the last world) needs two or three probes. `good` receives the
+ * value moves the next target), in steps that double while they go one way, and bisection
+ * takes over once the value is bracketed: a good guess (a sibling card's value, the same
+ * card in the last world) needs two or three probes, a poor one a few more. `good` receives the
  * root card of the last probe that reached its target, or keeps its value. */
 static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
                   int *hi_out, int *good, int *good_value) {
     int left = root->left;
     int lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
-    int steps = 0, target = guess;
+    int target = guess, step = 1, rose = 0, fell = 0;
     while (lo < hi) {
-        if (!guessed || steps >= 4) target = (int)(((long)lo + hi + 1) >> 1);
+        if (!guessed || (rose && fell)) target = (int)(((long)lo + hi + 1) >> 1);
         if (target <= lo) target = lo + 1;
         if (target > hi) target = hi;
-        steps++;
         c->root_best = -1;
         int value = probe(c, root, target, only);
         if (c->stopped) break;
@@ -751,13 +957,17 @@ static int bisect(Ctx *c, const Root *root, int only, int guess, int guessed, in
             /* Without a match the difference has the parity of left. */
             if (-left <= value && value <= left) value += (value - left) & 1;
             lo = value < hi ? value : hi;
-            target = lo + 1;
+            step = rose ? 2 * step : 1;
+            rose = 1;
+            target = lo + 2 * step - 1; /* gallop up from the guess until the value is bracketed */
         } else {
             if (value < -left) value = bottom;
             else if (value > left) value = left;
             else value -= (value - left) & 1;
             hi = value > lo ? value : lo;
-            target = hi;
+            step = fell ? 2 * step : 1;
+            fell = 1;
+            target = hi - 2 * (step - 1);
         }
     }
     *lo_out = lo;
@@ -788,7 +998,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     long long limit, features;
     if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
     if (arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
-        arg_ll(o_features, 0, 15, "features", &features) < 0)
+        arg_ll(o_features, 0, 63, "features", &features) < 0)
         return NULL;
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
@@ -798,6 +1008,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     }
     c->sign = c->r.swap ? -1 : 1;
     c->features = (int)features;
+    build_canon(c);
     uint64_t cap = 4;
     while (cap * 2 <= (uint64_t)limit) cap *= 2;
     c->tt_limit = cap;
@@ -919,25 +1130,9 @@ static int acquire(Ctx *c) {
     return 0;
 }
 
-/* The legal root cards, one per class (the rep of each), in search order. */
-static int root_moves(Ctx *c, const Root *root, int *list) {
-    uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
-    for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
-    int seat = (root->leader + root->n) & 3;
-    uint64_t hand = root->hands[seat];
-    uint64_t reps = (c->features & F_MERGE) ? reps_of(&c->r, hand, live) : hand;
-    uint64_t moves = legal(&c->r, reps, root->n, root->trick);
-    int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0;
-    int top_key = root->n ? c->r.keys[root->trick[0] / 9][root->trick[top]] : -1;
-    int partner = root->n ? (((root->leader + top) ^ seat) & 1) == 0 : 0;
-    memcpy(c->trick, root->trick, sizeof c->trick);
-    return order_moves(c, moves, root->n, top_key, partner, -1, list);
-}
-
-/* solve(ctx, hands, leader, trick, t0, t1, declaring, node_limit, time_limit)
- *   -> (lower, upper, best, exact, nodes, table_used) */
-static PyObject *solve(PyObject *self, PyObject *args) {
-    (void)self;
+/* The arguments solve and card_values share: (ctx, hands, leader, trick, t0, t1, declaring,
+ * node_limit, time_limit), checked; on success the context is held (busy) and root read. */
+static Ctx *read_call(PyObject *args, Root *root) {
     PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
     long long leader, t0, t1, declaring, node_limit;
     double time_limit;
@@ -952,12 +1147,38 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         return NULL;
     Ctx *c = get_ctx(cap);
     if (!c || acquire(c) < 0) return NULL;
-    Root root;
-    if (read_root(c, hands, leader, trick, t0, t1, declaring, &root) < 0 ||
+    if (read_root(c, hands, leader, trick, t0, t1, declaring, root) < 0 ||
         read_limits(c, node_limit, time_limit) < 0) {
         c->busy = 0;
         return NULL;
     }
+    return c;
+}
+
+/* The legal root cards, one per class (the rep of each), in search order. */
+static int root_moves(Ctx *c, const Root *root, int *list) {
+    uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
+    for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
+    int seat = (root->leader + root->n) & 3;
+    uint64_t hand = root->hands[seat];
+    uint64_t reps = (c->features & F_MERGE) ? reps_of(&c->r, hand, live) : hand;
+    uint64_t moves = legal(&c->r, reps, root->n, root->trick);
+    int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0;
+    int top_key = root->n ? c->r.keys[root->trick[0] / 9][root->trick[top]] : -1;
+    int partner = root->n ? (((root->leader + top) ^ seat) & 1) == 0 : 0;
+    memcpy(c->trick, root->trick, sizeof c->trick);
+    memcpy(c->hands, root->hands, sizeof c->hands);
+    c->leader = root->leader;
+    return order_moves(c, moves, root->n, top_key, partner, -1, list);
+}
+
+/* solve(ctx, hands, leader, trick, t0, t1, declaring, node_limit, time_limit)
+ *   -> (lower, upper, best, exact, nodes, table_used) */
+static PyObject *solve(PyObject *self, PyObject *args) {
+    (void)self;
+    Root root;
+    Ctx *c = read_call(args, &root);
+    if (!c) return NULL;
     int lo = 0, hi = 0, exact, best = -1, last_good = -1;
     int list[9];
     Py_BEGIN_ALLOW_THREADS
@@ -989,26 +1210,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
  *   -> (((card, lower, upper), ...) for every legal card, exact, nodes, table_used) */
 static PyObject *card_values(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
-    long long leader, t0, t1, declaring, node_limit;
-    double time_limit;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &cap, &hands, &o_leader, &trick, &o_t0, &o_t1,
-                          &o_decl, &o_nodes, &o_time))
-        return NULL;
-    if (arg_ll(o_leader, 0, 3, "leader", &leader) < 0 || arg_ll(o_t0, 0, 9, "tricks[0]", &t0) < 0 ||
-        arg_ll(o_t1, 0, 9, "tricks[1]", &t1) < 0 ||
-        arg_ll(o_decl, 0, 1, "declaring_team", &declaring) < 0 ||
-        arg_ll(o_nodes, 0, LLONG_MAX, "node_limit", &node_limit) < 0 ||
-        arg_seconds(o_time, &time_limit) < 0)
-        return NULL;
-    Ctx *c = get_ctx(cap);
-    if (!c || acquire(c) < 0) return NULL;
     Root root;
-    if (read_root(c, hands, leader, trick, t0, t1, declaring, &root) < 0 ||
-        read_limits(c, node_limit, time_limit) < 0) {
-        c->busy = 0;
-        return NULL;
-    }
+    Ctx *c = read_call(args, &root);
+    if (!c) return NULL;
     int list[9], n, lo[9], hi[9], exact = 1, rep[36];
     uint64_t all_legal;
     Py_BEGIN_ALLOW_THREADS

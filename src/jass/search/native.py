@@ -22,6 +22,7 @@ different threads search in parallel.
 from __future__ import annotations
 
 import logging
+import operator
 import os
 from collections.abc import Sequence
 from types import ModuleType
@@ -37,9 +38,10 @@ __all__ = ["FEATURES", "NATIVE", "NativeContext", "core"]
 _LOG = logging.getLogger("jass")
 
 #: The search features (bits): transposition table, move ordering, merging equivalent cards,
-#: bounds from the points left. All on by default; the benchmark turns them off one by one.
-FEATURES: Final = {"table": 1, "ordering": 2, "merging": 4, "bounds": 8}
-_ALL_FEATURES: Final = 15
+#: bounds from the points left, sure points (quick tricks), relative-rank table keys. All on by
+#: default; the benchmark turns them off one by one.
+FEATURES: Final = {"table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32}
+_ALL_FEATURES: Final = 63
 
 
 def _load() -> ModuleType | None:
@@ -108,6 +110,26 @@ class NativeContext:
         assert core is not None  # noqa: S101
         core.cancel(self._context)
 
+    def _arguments(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int],
+        tricks: tuple[int, int],
+        declaring_team: int,
+        node_limit: int,
+        time_limit: float,
+    ) -> tuple[Any, ...]:
+        """The core's arguments of solve and card_values (the core checks each of them)."""
+        if not isinstance(tricks, Sequence) or len(tricks) != 2:
+            raise InvalidInputError(f"tricks must be two counts (team 0, team 1), got {tricks!r}")
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+            raise InvalidInputError(f"time_limit must be a number of seconds, got {time_limit!r}")
+        return (
+            self._context, _ints("hands", hands), leader, _ints("trick", trick),
+            tricks[0], tricks[1], declaring_team, node_limit, float(time_limit),
+        )  # fmt: skip
+
     def solve(
         self,
         hands: Sequence[int],
@@ -131,9 +153,8 @@ class NativeContext:
         """
         assert core is not None  # noqa: S101  (a context exists only with the core)
         lower, upper, best, exact, nodes, used = core.solve(
-            self._context, [int(h) for h in hands], leader, [int(c) for c in trick],
-            tricks[0], tricks[1], declaring_team, node_limit, float(time_limit),
-        )  # fmt: skip
+            *self._arguments(hands, leader, trick, tricks, declaring_team, node_limit, time_limit)
+        )
         return lower, upper, best, bool(exact), nodes, used
 
     def card_values(
@@ -157,7 +178,14 @@ class NativeContext:
         """
         assert core is not None  # noqa: S101
         values, exact, nodes, used = core.card_values(
-            self._context, [int(h) for h in hands], leader, [int(c) for c in trick],
-            tricks[0], tricks[1], declaring_team, node_limit, float(time_limit),
-        )  # fmt: skip
+            *self._arguments(hands, leader, trick, tricks, declaring_team, node_limit, time_limit)
+        )
         return values, bool(exact), nodes, used
+
+
+def _ints(name: str, values: Sequence[int]) -> list[int]:
+    """``values`` as a list of ints (cards or masks), or InvalidInputError naming ``name``."""
+    try:
+        return [operator.index(value) for value in values]
+    except TypeError:
+        raise InvalidInputError(f"{name} must be a sequence of ints, got {values!r}") from None
