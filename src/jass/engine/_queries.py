@@ -375,7 +375,9 @@ class GameQueries:
             trick = self._trick
             hand = self._hands[self._to_move]
             if trick:
-                legal = _new_set(CardSet, legal_mask(_bits(hand), trick, self._ctx.data))
+                held = _bits(hand)
+                mask = legal_mask(held, trick, self._ctx.data)
+                legal = hand if mask == held else _new_set(CardSet, mask)
             else:
                 legal = hand  # any card may be led (R5.1)
             # A cache that pays (play() checks off-suit cards against it): invisible to
