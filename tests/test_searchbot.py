@@ -16,20 +16,23 @@ from typing import Any
 import pytest
 
 from jass import Card, CardSet, Contract, Game, Phase, Seat, Thank, rules
-from jass.bots import Bot, RuleBot, SearchBot, play_hand
+from jass.bots import Bot, MonteCarloBot, RuleBot, SearchBot, play_hand
 from jass.bots._evaluate import (
     Evaluator,
     NativeEvaluator,
     Position,
     PythonEvaluator,
+    declaring_team,
     make_evaluator,
     misere_card,
     remaining,
+    tally,
 )
 from jass.bots._inference import InferenceModel, log_likelihood, resample
 from jass.bots.search import DEFAULT_SAMPLES
 from jass.cli.commands import main
 from jass.engine.actions import DeclareWeis, Play, Shove
+from jass.engine.hand import HandInfo
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.jasskit import BOT_KINDS, make_bot
@@ -379,3 +382,79 @@ def test_the_command_line_knows_the_search_bot(capsys: pytest.CaptureFixture[str
     assert isinstance(served, SearchBot)
     assert served.time_limit == 0.05
     assert served.samples == DEFAULT_SAMPLES
+
+
+def hand_of(game: Game) -> HandInfo:
+    """The game's current hand (there is one)."""
+    info = game.hand_info
+    assert info is not None
+    return info
+
+
+def shoved_game(ruleset: rules.RuleSet, seed: int) -> Game:
+    """A dealt hand whose forehand shoved and whose forehand's partner named hearts."""
+    game = Game.new(ruleset, seed=seed).deal()
+    while game.phase is not Phase.CHOOSE:  # a rule set that declares Weis first
+        game = game.apply(RuleBot().choose_action(game.view(mover(game))))
+    forehand = mover(game)
+    game = game.apply(Shove())
+    assert mover(game) == forehand.partner
+    return game.choose("hearts")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_tally_and_declaring_team_follow_the_engine_after_a_shove(seed: int) -> None:
+    game = shoved_game(rules.JASSKIT, seed)
+    dealer = hand_of(game).dealer
+    expected_team = (int(dealer) + 1) % 4 % 2  # the forehand's team (rule book R4.4)
+    for _ in range(13):
+        game = game.apply(RuleBot().choose_action(game.view(mover(game))))
+    for seat in range(4):
+        view = game.view(seat)
+        assert tally(view) == (view.hand_points, view.tricks_won)
+        assert sum(tally(view)[1]) == 3
+        assert declaring_team(view) == expected_team == int(hand_of(game).declaring_team)
+        chooser = view.chooser
+        assert chooser is not None
+        assert declaring_team(view) == int(chooser) % 2  # the chooser is its partner
+    assert Position.of(game.view(mover(game))).declaring == expected_team
+
+
+COUNTER_MATCH = rules.SCHIEBER.evolve(weis=False, stoeck=False,
+                                     counter_match="DOUBLE_TRICK_POINTS")
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_the_last_card_is_valued_as_the_engine_scores_it_after_a_shove(seed: int) -> None:
+    """A match after a shove: the declaring team's bonus (rule book R8.4), as the engine has it.
+
+    The forehand's team holds every heart and the aces, kings and queens: it takes all nine
+    tricks. Were the other team taken for the declaring one, the value would be a
+    counter-match's 314 instead of 157 + 100.
+    """
+    forehand = int(hand_of(Game.new(COUNTER_MATCH, seed=seed).deal()).forehand)
+    strong = ["6H 7H 8H 9H 10H JH QH KH AH", "AS KS QS AD KD QD AC KC QC"]
+    weak = ["JS 10S 9S 8S 7S 6S JD 10D 9D", "8D 7D 6D JC 10C 9C 8C 7C 6C"]
+    hands = [""] * 4
+    for k in range(4):
+        hands[(forehand + k) % 4] = (strong if k % 2 == 0 else weak)[k // 2]
+    game = Game.new(COUNTER_MATCH, seed=seed).deal(hands=hands)
+    assert int(hand_of(game).forehand) == forehand
+    game = game.apply(Shove()).choose("hearts")
+    dealt = [int(h) for h in game.hands]
+    while len(game.tricks) < 8 or len(game.trick) < 3:
+        game = game.apply(RuleBot().choose_action(game.view(mover(game))))
+    view = game.view(mover(game))
+    (card,) = view.legal_moves().cards()
+    side = int(view.seat) % 2
+    score = game.play(card).hand_results[-1]
+    assert score.match is not None
+    assert int(score.match) == forehand % 2
+    expected = (score.card_points[side] + score.bonus[side]
+                - score.card_points[1 - side] - score.bonus[1 - side])
+    assert abs(expected) == 257
+    monte_carlo = MonteCarloBot(samples=1, time_limit=None)._evaluate(view, dealt, int(card))
+    assert monte_carlo == expected
+    world = remaining(dealt, int(view.played))
+    python = PythonEvaluator(solve_tricks=4).card_values(Position.of(view), [world], [int(card)])
+    assert python == [[float(expected)]]

@@ -51,11 +51,13 @@ __all__ = [
     "NativeEvaluator",
     "Position",
     "PythonEvaluator",
+    "declaring_team",
     "heuristic_policy",
     "make_evaluator",
     "misere_card",
     "remaining",
     "rollout_margin",
+    "tally",
 ]
 
 _FULL: Final = (1 << 36) - 1
@@ -97,23 +99,16 @@ class Position:
         contract = view.contract
         if contract is None or view.trick_leader is None or view.dealer is None:
             raise InvalidInputError("a card-play position needs a contract and a trick leader")
-        taken = [0, 0]
-        tricks = [0, 0]
-        for done in view.tricks:
-            team = int(done.winner) & 1
-            taken[team] += done.points
-            tricks[team] += 1
-        chooser = view.chooser
-        declaring = int(chooser) & 1 if chooser is not None else (int(view.dealer) + 1) & 1
+        taken, tricks = tally(view)
         return cls(
             contract,
             view.ruleset,
             int(view.seat),
             int(view.trick_leader),
             tuple(int(c) for c in view.trick),
-            (taken[0], taken[1]),
-            (tricks[0], tricks[1]),
-            declaring,
+            taken,
+            tricks,
+            declaring_team(view),
         )
 
     @property
@@ -126,6 +121,39 @@ class Position:
         9
         """
         return 9 - self.tricks[0] - self.tricks[1]
+
+
+def tally(view: PlayerView) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The card points (last trick's 5 included) and the tricks each team took so far.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal().choose("hearts")
+    >>> for _ in range(4):
+    ...     g = g.play(min(g.legal_moves()))
+    >>> points, tricks = tally(g.view(0))
+    >>> sum(tricks), sum(points) == g.tricks[0].points
+    (1, True)
+    """
+    taken = [0, 0]
+    tricks = [0, 0]
+    for done in view.tricks:
+        team = int(done.winner) & 1
+        taken[team] += done.points
+        tricks[team] += 1
+    return (taken[0], taken[1]), (tricks[0], tricks[1])
+
+
+def declaring_team(view: PlayerView) -> int:
+    """The declaring team: the forehand's, shove or not (rule book R4.4).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal()
+    >>> declaring_team(g.view(0)) == int(g.hand_info.declaring_team)
+    True
+    """
+    if view.dealer is None:
+        raise InvalidInputError("the declaring team needs a dealt hand (no dealer yet)")
+    return (int(view.dealer) + 1) & 1
 
 
 def remaining(deal: Sequence[int], played: int) -> tuple[int, int, int, int]:
