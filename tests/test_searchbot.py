@@ -23,9 +23,11 @@ from jass.bots._evaluate import (
     Position,
     PythonEvaluator,
     declaring_team,
+    heuristic_policy,
     make_evaluator,
     misere_card,
     remaining,
+    tail_value,
     tally,
 )
 from jass.bots._inference import InferenceModel, log_likelihood, resample
@@ -37,7 +39,7 @@ from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.jasskit import BOT_KINDS, make_bot
 from jass.matches import play_match
-from jass.solver import NATIVE
+from jass.solver import NATIVE, Solver, solve
 
 MISERE_RULES = rules.SCHIEBER_1000.evolve(contracts=[*Contract.standard(), Contract.MISERE])
 RULESETS = [
@@ -170,6 +172,8 @@ def test_search_bot_refuses_a_bad_time_limit(time_limit: Any) -> None:
         ({"candidates": 0}, "^candidates must be a positive whole number"),
         ({"contract_samples": 1.5}, "^contract_samples must be a positive whole number"),
         ({"solve_tricks": 10}, "solve_tricks must be 0-9 or None"),
+        ({"solve_tail": 0}, "solve_tail must be 1-9 or None"),
+        ({"solve_tail": True}, "solve_tail must be 1-9 or None"),
         ({"backend": "gpu"}, "backend must be 'auto', 'native' or 'python'"),
     ],
 )
@@ -458,3 +462,39 @@ def test_the_last_card_is_valued_as_the_engine_scores_it_after_a_shove(seed: int
     world = remaining(dealt, int(view.played))
     python = PythonEvaluator(solve_tricks=4).card_values(Position.of(view), [world], [int(card)])
     assert python == [[float(expected)]]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_tail_values_agree_with_the_engine_rollouts_and_the_solver(seed: int) -> None:
+    """``tail_value``: the heuristic on the state machine down to the tail, then ``solve``."""
+    game = Game.new(rules.JASSKIT, seed=seed).deal().choose("hearts")
+    game = game.play(min(game.legal_moves()))  # a trick under way
+    view = game.view(mover(game))
+    position = Position.of(view)
+    world = remaining(game.hands, 0)
+    side = int(view.seat) % 2
+    contract = game.contract
+    assert contract is not None
+    policy = heuristic_policy(contract)
+    cards = [int(c) for c in view.legal_moves()]
+    rolled = PythonEvaluator(solve_tricks=0).card_values(position, [world], cards)[0]
+    for card, rollout in zip(cards, rolled, strict=True):
+        solver = Solver(contract, game.ruleset)
+        assert tail_value(position, world, card, solver, 1) == rollout  # the last trick forced
+        after = game.play(Card(card))
+        while after.trick or 9 - len(after.tricks) > 5:
+            seat = int(mover(after))
+            held = [int(h) for h in after.hands]
+            legal = int(after.legal_moves())
+            trick = [int(c) for c in after.trick]
+            after = after.play(Card(policy(held[seat], legal, trick, seat, sum(held))))
+        points = after.view(0).hand_points
+        sign = 1 if int(mover(after)) % 2 == side else -1
+        expected = points[side] - points[1 - side] + sign * solve(after).lower
+        assert tail_value(position, world, card, solver, 5) == expected
+
+
+def test_search_bot_with_a_solved_tail_plays_legally() -> None:
+    game, bots = play_checked(rules.SCHIEBER_1000, 4, solve_tail=4)
+    assert game.phase is not Phase.CHOOSE
+    assert all("Play" in bot.kinds for bot in bots)

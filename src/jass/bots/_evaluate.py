@@ -35,7 +35,8 @@ from jass import solver as solver_module
 from jass.bots.rule import _heuristic_card
 from jass.core.cards import CARDS
 from jass.core.contracts import Contract, ContractKind
-from jass.core.play import trick_winner
+from jass.core.play import legal_mask, trick_winner
+from jass.core.ruledata import rule_data
 from jass.core.scoring import credit_card_play, credited_team
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
@@ -57,6 +58,7 @@ __all__ = [
     "misere_card",
     "remaining",
     "rollout_margin",
+    "tail_value",
     "tally",
 ]
 
@@ -377,8 +379,11 @@ class NativeEvaluator:
 
     name = "native"
 
-    def __init__(self, *, solve_tricks: int) -> None:
+    def __init__(self, *, solve_tricks: int, solve_tail: int | None = None) -> None:
         self.solve_tricks = solve_tricks
+        #: Before ``solve_tricks``: roll out down to this many tricks left, then solve
+        #: (``None``: roll out to the end).
+        self.solve_tail = solve_tail
         self._rollouts = PythonEvaluator(solve_tricks=0, backend="python")
 
     def card_values(
@@ -396,10 +401,14 @@ class NativeEvaluator:
         ...     rows = engine.card_values(Position.of(view), [[int(h) for h in g.hands]], cards)
         ...     assert len(rows) == 1 and len(rows[0]) == len(cards)
         """
-        if position.tricks_left > self.solve_tricks:
+        tail = self.solve_tail
+        if position.tricks_left > self.solve_tricks and tail is None:
             return self._rollouts.card_values(position, worlds, cards)
         contract = position.contract
         solver = Solver(contract, position.ruleset, backend="native")
+        if tail is not None and position.tricks_left > self.solve_tricks:
+            return [[tail_value(position, world, card, solver, tail) for card in cards]
+                    for world in worlds]
         side = position.seat & 1
         # What each team is credited so far (its opponents' points under Misère).
         credited = [0, 0]
@@ -420,6 +429,63 @@ class NativeEvaluator:
         return rows
 
 
+def tail_value(
+    position: Position, world: Sequence[int], card: int, solver: Solver, solve_tricks: int
+) -> float:
+    """``card``'s value in ``world``: heuristic play down to ``solve_tricks`` tricks, then exact.
+
+    Every seat plays RuleBot's card (:func:`heuristic_policy`) until ``solve_tricks`` tricks
+    are left at a trick's start; ``solver`` values the rest. The rules come from their kernels
+    (:func:`~jass.core.play.legal_mask`, :func:`~jass.core.play.trick_winner`).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal().choose("hearts")
+    >>> view = g.view(g.to_move)
+    >>> solver = Solver(g.contract, g.ruleset)
+    >>> card = int(min(g.legal_moves()))
+    >>> abs(tail_value(Position.of(view), remaining(g.hands, 0), card, solver, 3)) <= 257
+    True
+    """
+    contract, seat = position.contract, position.seat
+    data = rule_data(contract, position.ruleset)
+    policy = heuristic_policy(contract)
+    held = [int(h) for h in world]
+    held[seat] &= ~(1 << card)
+    current = [*position.trick, card]
+    leader = position.leader
+    taken = list(position.taken)
+    tricks = list(position.tricks)
+    while True:
+        if len(current) == 4:
+            leader = (leader + trick_winner(current, data)) & 3
+            team = leader & 1
+            tricks[team] += 1
+            last = data.last_trick_bonus if tricks[0] + tricks[1] == 9 else 0
+            taken[team] += sum(data.points[c] for c in current) + last
+            current = []
+        if not current and 9 - tricks[0] - tricks[1] <= solve_tricks:
+            break
+        mover = (leader + len(current)) & 3
+        hand = held[mover]
+        legal = legal_mask(hand, current, data)
+        chosen = policy(hand, legal, current, mover, held[0] | held[1] | held[2] | held[3])
+        held[mover] = hand & ~(1 << chosen)
+        current.append(chosen)
+    side = seat & 1
+    if tricks[0] + tricks[1] == 9:
+        points, bonus = credit_card_play(taken, tricks, position.declaring, contract,
+                                         position.ruleset)
+        return float(points[side] + bonus[side] - points[side ^ 1] - bonus[side ^ 1])
+    result = solver.solve(held, leader, [], (tricks[0], tricks[1]),
+                          declaring_team=position.declaring)
+    # What each team is credited so far (its opponents' points under Misère).
+    credited = [0, 0]
+    for team in (0, 1):
+        credited[credited_team(team, contract)] += taken[team]
+    sign = 1 if leader & 1 == side else -1
+    return float(credited[side] - credited[side ^ 1] + sign * result.lower)
+
+
 def native_available() -> bool:
     """Whether the native search core is there and not disabled (``JASS_PURE=1``).
 
@@ -429,11 +495,14 @@ def native_available() -> bool:
     return bool(solver_module.NATIVE) and os.environ.get("JASS_PURE") != "1"
 
 
-def make_evaluator(backend: str, *, solve_tricks: int | None = None) -> Evaluator:
+def make_evaluator(
+    backend: str, *, solve_tricks: int | None = None, solve_tail: int | None = None
+) -> Evaluator:
     """The evaluator for ``backend``: ``"auto"`` (native if present), ``"native"``, ``"python"``.
 
     ``solve_tricks`` is where exact solving starts: :data:`PYTHON_SOLVE_TRICKS` in Python,
-    :data:`NATIVE_SOLVE_TRICKS` on the core by default.
+    :data:`NATIVE_SOLVE_TRICKS` on the core by default. ``solve_tail`` (the native core
+    only) is where the rollouts before it hand over to the solver (:func:`tail_value`).
 
     >>> make_evaluator("python", solve_tricks=3).name
     'python'
@@ -444,7 +513,8 @@ def make_evaluator(backend: str, *, solve_tricks: int | None = None) -> Evaluato
         raise InvalidInputError("backend='native' needs the native search core (not present)")
     if backend != "python" and native_available():
         return NativeEvaluator(
-            solve_tricks=NATIVE_SOLVE_TRICKS if solve_tricks is None else solve_tricks
+            solve_tricks=NATIVE_SOLVE_TRICKS if solve_tricks is None else solve_tricks,
+            solve_tail=solve_tail,
         )
     return PythonEvaluator(
         solve_tricks=PYTHON_SOLVE_TRICKS if solve_tricks is None else solve_tricks

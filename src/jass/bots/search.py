@@ -86,6 +86,9 @@ class SearchBot:
             pure Python, 6 on the native core), with heuristic rollouts before.
         backend: ``"auto"`` (the native core if present), ``"native"`` or ``"python"``.
         model: the model of the other players (:class:`~jass.bots._inference.InferenceModel`).
+        solve_tail: on the native core, before ``solve_tricks`` tricks are left, roll each
+            world out heuristically only down to this many tricks left (1-9) and solve the
+            rest exactly (``None``: roll out to the end).
 
     >>> SearchBot(samples=8).samples, SearchBot(samples=None, time_limit=0.1).time_limit
     (8, 0.1)
@@ -102,6 +105,7 @@ class SearchBot:
         solve_tricks: int | None = None,
         backend: str = "auto",
         model: InferenceModel | None = None,
+        solve_tail: int | None = None,
     ) -> None:
         self.samples = count_or_none("samples", samples)
         self.time_limit = seconds_or_none("time_limit", time_limit)
@@ -119,7 +123,13 @@ class SearchBot:
             isinstance(solve_tricks, bool) or solve_tricks not in range(10)
         ):
             raise InvalidInputError(f"solve_tricks must be 0-9 or None, got {solve_tricks!r}")
-        self._evaluator: Evaluator = make_evaluator(backend, solve_tricks=solve_tricks)
+        if solve_tail is not None and (
+            isinstance(solve_tail, bool) or solve_tail not in range(1, 10)
+        ):
+            raise InvalidInputError(f"solve_tail must be 1-9 or None, got {solve_tail!r}")
+        self._evaluator: Evaluator = make_evaluator(
+            backend, solve_tricks=solve_tricks, solve_tail=solve_tail
+        )
         #: The engine that values the worlds: "native" or "python".
         self.backend = self._evaluator.name
         #: Tricks left from which each world is solved exactly.
