@@ -17,6 +17,8 @@ The matches (``--matches``, comma-separated, or ``all``):
 - ``cheat-rule``: a cheating bot, which sees all four hands and plays SearchBot's evaluation
   on the one true world, against RuleBot: the ceiling that inference could still close.
 - ``curve``: SearchBot at each budget of ``--curve`` worlds per card against RuleBot.
+- ``tail-mc``: SearchBot with ``solve_tail=5`` (rollouts hand over to the solver at five
+  tricks left) against MonteCarloBot(16).
 - ``inf-mc``: SearchBot with inference (``candidates=4, samples=16``, about the default's
   time) against MonteCarloBot(16).
 - ``leaderboard``: every built-in bot against every other (RandomBot, RuleBot,
@@ -263,6 +265,9 @@ def matches(wanted: list[str], args: argparse.Namespace, monte_carlo: BotFactory
             chosen.append(("SearchBot vs MonteCarloBot(16)", search, mc16))
         elif key == "search-rule":
             chosen.append(("SearchBot vs RuleBot", search, RuleBot))
+        elif key == "tail-mc":
+            chosen.append(("SearchBot(solve_tail=5) vs MC(16)",
+                           partial(SearchBot, solve_tail=5), mc16))
         elif key == "inf-mc":
             chosen.append(("SearchBot(inference) vs MC(16)",
                            partial(SearchBot, candidates=4, samples=16), mc16))

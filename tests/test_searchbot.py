@@ -172,8 +172,8 @@ def test_search_bot_refuses_a_bad_time_limit(time_limit: Any) -> None:
         ({"candidates": 0}, "^candidates must be a positive whole number"),
         ({"contract_samples": 1.5}, "^contract_samples must be a positive whole number"),
         ({"solve_tricks": 10}, "solve_tricks must be 0-9 or None"),
-        ({"solve_tail": 0}, "solve_tail must be 1-9 or None"),
-        ({"solve_tail": True}, "solve_tail must be 1-9 or None"),
+        ({"solve_tail": 10}, "solve_tail must be 0-9 or None"),
+        ({"solve_tail": True}, "solve_tail must be 0-9 or None"),
         ({"backend": "gpu"}, "backend must be 'auto', 'native' or 'python'"),
     ],
 )
@@ -197,6 +197,8 @@ def test_the_default_budget_is_documented_and_small() -> None:
     assert bot.candidates == 1
     assert bot.time_limit is None
     assert bot.backend in ("python", "native")
+    assert bot.solve_tail == (5 if bot.backend == "native" else None)
+    assert SearchBot(solve_tail=0).solve_tail is None
 
 
 def deal_with(forehand_hand: str, seed: int = 1) -> Game:

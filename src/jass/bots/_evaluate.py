@@ -46,6 +46,7 @@ from jass.search.worlds import values as card_values_of
 from jass.solver import Solver
 
 __all__ = [
+    "NATIVE_SOLVE_TAIL",
     "NATIVE_SOLVE_TRICKS",
     "PYTHON_SOLVE_TRICKS",
     "Evaluator",
@@ -67,6 +68,8 @@ _FULL: Final = (1 << 36) - 1
 PYTHON_SOLVE_TRICKS: Final = 4
 #: Tricks left from which the native evaluator solves exactly.
 NATIVE_SOLVE_TRICKS: Final = 6
+#: Tricks left at which the native evaluator's rollouts hand over to the solver (earlier).
+NATIVE_SOLVE_TAIL: Final = 5
 
 
 @attrs.frozen
@@ -383,7 +386,7 @@ class NativeEvaluator:
         self.solve_tricks = solve_tricks
         #: Before ``solve_tricks``: roll out down to this many tricks left, then solve
         #: (``None``: roll out to the end).
-        self.solve_tail = solve_tail
+        self.solve_tail = solve_tail or None
         self._rollouts = PythonEvaluator(solve_tricks=0, backend="python")
 
     def card_values(
@@ -502,7 +505,8 @@ def make_evaluator(
 
     ``solve_tricks`` is where exact solving starts: :data:`PYTHON_SOLVE_TRICKS` in Python,
     :data:`NATIVE_SOLVE_TRICKS` on the core by default. ``solve_tail`` (the native core
-    only) is where the rollouts before it hand over to the solver (:func:`tail_value`).
+    only) is where the rollouts before it hand over to the solver (:func:`tail_value`):
+    :data:`NATIVE_SOLVE_TAIL` by default, 0 for rollouts to the end.
 
     >>> make_evaluator("python", solve_tricks=3).name
     'python'
@@ -514,7 +518,7 @@ def make_evaluator(
     if backend != "python" and native_available():
         return NativeEvaluator(
             solve_tricks=NATIVE_SOLVE_TRICKS if solve_tricks is None else solve_tricks,
-            solve_tail=solve_tail,
+            solve_tail=NATIVE_SOLVE_TAIL if solve_tail is None else solve_tail,
         )
     return PythonEvaluator(
         solve_tricks=PYTHON_SOLVE_TRICKS if solve_tricks is None else solve_tricks
