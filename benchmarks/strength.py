@@ -31,9 +31,23 @@ Command lines::
 
     python benchmarks/strength.py --deals 2 --samples 1 --workers 1 \
         --matches mc-rule,search-mc,cheat-rule --timing 1               # the CI smoke run
-    python benchmarks/strength.py --deals 100 --matches all              # this session's table
+    python benchmarks/strength.py --deals 100 --matches all              # a quick table
     python benchmarks/strength.py --deals 1000 --matches all --workers 8 # the release table
     python benchmarks/strength.py --deals 200 --matches curve --curve 8,16,32,64,128
+
+The figures of the docs (bots page, leaderboard), each run alone, niced, on a shared
+2-core machine::
+
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches search-mc \
+        --rules JASSKIT --timing 10
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches search-rule \
+        --rules JASSKIT
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 300 --matches search-mc \
+        --rules SCHIEBER
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 300 --matches cheat-rule \
+        --rules JASSKIT
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 100 --matches search-ismcts \
+        --rules JASSKIT
 """
 
 from __future__ import annotations
