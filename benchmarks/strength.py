@@ -46,10 +46,11 @@ The figures of the docs (bots page, leaderboard), each run alone, niced, on a sh
         --rules SCHIEBER
     nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --matches cheat-rule \
         --rules JASSKIT
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 100 --matches search-ismcts \
+        --rules JASSKIT
 
-(the last three are short of 1,000 deals only for want of the session's time; the same
-lines with ``--deals 1000`` give the release table, ``--matches search-ismcts`` the ISMCTS
-row).
+(all but the first are short of 1,000 deals only for want of the session's time; the same
+lines with ``--deals 1000`` give the release table).
 """
 
 from __future__ import annotations
