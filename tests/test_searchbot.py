@@ -16,25 +16,30 @@ from typing import Any
 import pytest
 
 from jass import Card, CardSet, Contract, Game, Phase, Seat, Thank, rules
-from jass.bots import Bot, RuleBot, SearchBot, play_hand
+from jass.bots import Bot, MonteCarloBot, RuleBot, SearchBot, play_hand
 from jass.bots._evaluate import (
     Evaluator,
     NativeEvaluator,
     Position,
     PythonEvaluator,
+    declaring_team,
+    heuristic_policy,
     make_evaluator,
     misere_card,
     remaining,
+    tail_value,
+    tally,
 )
 from jass.bots._inference import InferenceModel, log_likelihood, resample
 from jass.bots.search import DEFAULT_SAMPLES
 from jass.cli.commands import main
 from jass.engine.actions import DeclareWeis, Play, Shove
+from jass.engine.hand import HandInfo
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
 from jass.jasskit import BOT_KINDS, make_bot
 from jass.matches import play_match
-from jass.solver import NATIVE
+from jass.solver import NATIVE, Solver, solve
 
 MISERE_RULES = rules.SCHIEBER_1000.evolve(contracts=[*Contract.standard(), Contract.MISERE])
 RULESETS = [
@@ -167,6 +172,8 @@ def test_search_bot_refuses_a_bad_time_limit(time_limit: Any) -> None:
         ({"candidates": 0}, "^candidates must be a positive whole number"),
         ({"contract_samples": 1.5}, "^contract_samples must be a positive whole number"),
         ({"solve_tricks": 10}, "solve_tricks must be 0-9 or None"),
+        ({"solve_tail": 10}, "solve_tail must be 0-9 or None"),
+        ({"solve_tail": True}, "solve_tail must be 0-9 or None"),
         ({"backend": "gpu"}, "backend must be 'auto', 'native' or 'python'"),
     ],
 )
@@ -190,6 +197,8 @@ def test_the_default_budget_is_documented_and_small() -> None:
     assert bot.candidates == 1
     assert bot.time_limit is None
     assert bot.backend in ("python", "native")
+    assert bot.solve_tail == (5 if bot.backend == "native" else None)
+    assert SearchBot(solve_tail=0).solve_tail is None
 
 
 def deal_with(forehand_hand: str, seed: int = 1) -> Game:
@@ -379,3 +388,115 @@ def test_the_command_line_knows_the_search_bot(capsys: pytest.CaptureFixture[str
     assert isinstance(served, SearchBot)
     assert served.time_limit == 0.05
     assert served.samples == DEFAULT_SAMPLES
+
+
+def hand_of(game: Game) -> HandInfo:
+    """The game's current hand (there is one)."""
+    info = game.hand_info
+    assert info is not None
+    return info
+
+
+def shoved_game(ruleset: rules.RuleSet, seed: int) -> Game:
+    """A dealt hand whose forehand shoved and whose forehand's partner named hearts."""
+    game = Game.new(ruleset, seed=seed).deal()
+    while game.phase is not Phase.CHOOSE:  # a rule set that declares Weis first
+        game = game.apply(RuleBot().choose_action(game.view(mover(game))))
+    forehand = mover(game)
+    game = game.apply(Shove())
+    assert mover(game) == forehand.partner
+    return game.choose("hearts")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_tally_and_declaring_team_follow_the_engine_after_a_shove(seed: int) -> None:
+    game = shoved_game(rules.JASSKIT, seed)
+    dealer = hand_of(game).dealer
+    expected_team = (int(dealer) + 1) % 4 % 2  # the forehand's team (rule book R4.4)
+    for _ in range(13):
+        game = game.apply(RuleBot().choose_action(game.view(mover(game))))
+    for seat in range(4):
+        view = game.view(seat)
+        assert tally(view) == (view.hand_points, view.tricks_won)
+        assert sum(tally(view)[1]) == 3
+        assert declaring_team(view) == expected_team == int(hand_of(game).declaring_team)
+        chooser = view.chooser
+        assert chooser is not None
+        assert declaring_team(view) == int(chooser) % 2  # the chooser is its partner
+    assert Position.of(game.view(mover(game))).declaring == expected_team
+
+
+COUNTER_MATCH = rules.SCHIEBER.evolve(weis=False, stoeck=False,
+                                     counter_match="DOUBLE_TRICK_POINTS")
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_the_last_card_is_valued_as_the_engine_scores_it_after_a_shove(seed: int) -> None:
+    """A match after a shove: the declaring team's bonus (rule book R8.4), as the engine has it.
+
+    The forehand's team holds every heart and the aces, kings and queens: it takes all nine
+    tricks. Were the other team taken for the declaring one, the value would be a
+    counter-match's 314 instead of 157 + 100.
+    """
+    forehand = int(hand_of(Game.new(COUNTER_MATCH, seed=seed).deal()).forehand)
+    strong = ["6H 7H 8H 9H 10H JH QH KH AH", "AS KS QS AD KD QD AC KC QC"]
+    weak = ["JS 10S 9S 8S 7S 6S JD 10D 9D", "8D 7D 6D JC 10C 9C 8C 7C 6C"]
+    hands = [""] * 4
+    for k in range(4):
+        hands[(forehand + k) % 4] = (strong if k % 2 == 0 else weak)[k // 2]
+    game = Game.new(COUNTER_MATCH, seed=seed).deal(hands=hands)
+    assert int(hand_of(game).forehand) == forehand
+    game = game.apply(Shove()).choose("hearts")
+    dealt = [int(h) for h in game.hands]
+    while len(game.tricks) < 8 or len(game.trick) < 3:
+        game = game.apply(RuleBot().choose_action(game.view(mover(game))))
+    view = game.view(mover(game))
+    (card,) = view.legal_moves().cards()
+    side = int(view.seat) % 2
+    score = game.play(card).hand_results[-1]
+    assert score.match is not None
+    assert int(score.match) == forehand % 2
+    expected = (score.card_points[side] + score.bonus[side]
+                - score.card_points[1 - side] - score.bonus[1 - side])
+    assert abs(expected) == 257
+    monte_carlo = MonteCarloBot(samples=1, time_limit=None)._evaluate(view, dealt, int(card))
+    assert monte_carlo == expected
+    world = remaining(dealt, int(view.played))
+    python = PythonEvaluator(solve_tricks=4).card_values(Position.of(view), [world], [int(card)])
+    assert python == [[float(expected)]]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_tail_values_agree_with_the_engine_rollouts_and_the_solver(seed: int) -> None:
+    """``tail_value``: the heuristic on the state machine down to the tail, then ``solve``."""
+    game = Game.new(rules.JASSKIT, seed=seed).deal().choose("hearts")
+    game = game.play(min(game.legal_moves()))  # a trick under way
+    view = game.view(mover(game))
+    position = Position.of(view)
+    world = remaining(game.hands, 0)
+    side = int(view.seat) % 2
+    contract = game.contract
+    assert contract is not None
+    policy = heuristic_policy(contract)
+    cards = [int(c) for c in view.legal_moves()]
+    rolled = PythonEvaluator(solve_tricks=0).card_values(position, [world], cards)[0]
+    for card, rollout in zip(cards, rolled, strict=True):
+        solver = Solver(contract, game.ruleset)
+        assert tail_value(position, world, card, solver, 1) == rollout  # the last trick forced
+        after = game.play(Card(card))
+        while after.trick or 9 - len(after.tricks) > 5:
+            seat = int(mover(after))
+            held = [int(h) for h in after.hands]
+            legal = int(after.legal_moves())
+            trick = [int(c) for c in after.trick]
+            after = after.play(Card(policy(held[seat], legal, trick, seat, sum(held))))
+        points = after.view(0).hand_points
+        sign = 1 if int(mover(after)) % 2 == side else -1
+        expected = points[side] - points[1 - side] + sign * solve(after).lower
+        assert tail_value(position, world, card, solver, 5) == expected
+
+
+def test_search_bot_with_a_solved_tail_plays_legally() -> None:
+    game, bots = play_checked(rules.SCHIEBER_1000, 4, solve_tail=4)
+    assert game.phase is not Phase.CHOOSE
+    assert all("Play" in bot.kinds for bot in bots)

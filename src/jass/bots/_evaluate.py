@@ -35,7 +35,8 @@ from jass import solver as solver_module
 from jass.bots.rule import _heuristic_card
 from jass.core.cards import CARDS
 from jass.core.contracts import Contract, ContractKind
-from jass.core.play import trick_winner
+from jass.core.play import legal_mask, trick_winner
+from jass.core.ruledata import rule_data
 from jass.core.scoring import credit_card_play, credited_team
 from jass.engine.view import PlayerView
 from jass.errors import InvalidInputError
@@ -45,17 +46,21 @@ from jass.search.worlds import values as card_values_of
 from jass.solver import Solver
 
 __all__ = [
+    "NATIVE_SOLVE_TAIL",
     "NATIVE_SOLVE_TRICKS",
     "PYTHON_SOLVE_TRICKS",
     "Evaluator",
     "NativeEvaluator",
     "Position",
     "PythonEvaluator",
+    "declaring_team",
     "heuristic_policy",
     "make_evaluator",
     "misere_card",
     "remaining",
     "rollout_margin",
+    "tail_value",
+    "tally",
 ]
 
 _FULL: Final = (1 << 36) - 1
@@ -63,6 +68,8 @@ _FULL: Final = (1 << 36) - 1
 PYTHON_SOLVE_TRICKS: Final = 4
 #: Tricks left from which the native evaluator solves exactly.
 NATIVE_SOLVE_TRICKS: Final = 6
+#: Tricks left at which the native evaluator's rollouts hand over to the solver (earlier).
+NATIVE_SOLVE_TAIL: Final = 5
 
 
 @attrs.frozen
@@ -97,23 +104,16 @@ class Position:
         contract = view.contract
         if contract is None or view.trick_leader is None or view.dealer is None:
             raise InvalidInputError("a card-play position needs a contract and a trick leader")
-        taken = [0, 0]
-        tricks = [0, 0]
-        for done in view.tricks:
-            team = int(done.winner) & 1
-            taken[team] += done.points
-            tricks[team] += 1
-        chooser = view.chooser
-        declaring = int(chooser) & 1 if chooser is not None else (int(view.dealer) + 1) & 1
+        taken, tricks = tally(view)
         return cls(
             contract,
             view.ruleset,
             int(view.seat),
             int(view.trick_leader),
             tuple(int(c) for c in view.trick),
-            (taken[0], taken[1]),
-            (tricks[0], tricks[1]),
-            declaring,
+            taken,
+            tricks,
+            declaring_team(view),
         )
 
     @property
@@ -126,6 +126,39 @@ class Position:
         9
         """
         return 9 - self.tricks[0] - self.tricks[1]
+
+
+def tally(view: PlayerView) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The card points (last trick's 5 included) and the tricks each team took so far.
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal().choose("hearts")
+    >>> for _ in range(4):
+    ...     g = g.play(min(g.legal_moves()))
+    >>> points, tricks = tally(g.view(0))
+    >>> sum(tricks), sum(points) == g.tricks[0].points
+    (1, True)
+    """
+    taken = [0, 0]
+    tricks = [0, 0]
+    for done in view.tricks:
+        team = int(done.winner) & 1
+        taken[team] += done.points
+        tricks[team] += 1
+    return (taken[0], taken[1]), (tricks[0], tricks[1])
+
+
+def declaring_team(view: PlayerView) -> int:
+    """The declaring team: the forehand's, shove or not (rule book R4.4).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal()
+    >>> declaring_team(g.view(0)) == int(g.hand_info.declaring_team)
+    True
+    """
+    if view.dealer is None:
+        raise InvalidInputError("the declaring team needs a dealt hand (no dealer yet)")
+    return (int(view.dealer) + 1) & 1
 
 
 def remaining(deal: Sequence[int], played: int) -> tuple[int, int, int, int]:
@@ -349,8 +382,11 @@ class NativeEvaluator:
 
     name = "native"
 
-    def __init__(self, *, solve_tricks: int) -> None:
+    def __init__(self, *, solve_tricks: int, solve_tail: int | None = None) -> None:
         self.solve_tricks = solve_tricks
+        #: Before ``solve_tricks``: roll out down to this many tricks left, then solve
+        #: (``None``: roll out to the end).
+        self.solve_tail = solve_tail or None
         self._rollouts = PythonEvaluator(solve_tricks=0, backend="python")
 
     def card_values(
@@ -368,10 +404,14 @@ class NativeEvaluator:
         ...     rows = engine.card_values(Position.of(view), [[int(h) for h in g.hands]], cards)
         ...     assert len(rows) == 1 and len(rows[0]) == len(cards)
         """
-        if position.tricks_left > self.solve_tricks:
+        tail = self.solve_tail
+        if position.tricks_left > self.solve_tricks and tail is None:
             return self._rollouts.card_values(position, worlds, cards)
         contract = position.contract
         solver = Solver(contract, position.ruleset, backend="native")
+        if tail is not None and position.tricks_left > self.solve_tricks:
+            return [[tail_value(position, world, card, solver, tail) for card in cards]
+                    for world in worlds]
         side = position.seat & 1
         # What each team is credited so far (its opponents' points under Misère).
         credited = [0, 0]
@@ -392,6 +432,63 @@ class NativeEvaluator:
         return rows
 
 
+def tail_value(
+    position: Position, world: Sequence[int], card: int, solver: Solver, solve_tricks: int
+) -> float:
+    """``card``'s value in ``world``: heuristic play down to ``solve_tricks`` tricks, then exact.
+
+    Every seat plays RuleBot's card (:func:`heuristic_policy`) until ``solve_tricks`` tricks
+    are left at a trick's start; ``solver`` values the rest. The rules come from their kernels
+    (:func:`~jass.core.play.legal_mask`, :func:`~jass.core.play.trick_winner`).
+
+    >>> import jass
+    >>> g = jass.Game.new(seed=2).deal().choose("hearts")
+    >>> view = g.view(g.to_move)
+    >>> solver = Solver(g.contract, g.ruleset)
+    >>> card = int(min(g.legal_moves()))
+    >>> abs(tail_value(Position.of(view), remaining(g.hands, 0), card, solver, 3)) <= 257
+    True
+    """
+    contract, seat = position.contract, position.seat
+    data = rule_data(contract, position.ruleset)
+    policy = heuristic_policy(contract)
+    held = [int(h) for h in world]
+    held[seat] &= ~(1 << card)
+    current = [*position.trick, card]
+    leader = position.leader
+    taken = list(position.taken)
+    tricks = list(position.tricks)
+    while True:
+        if len(current) == 4:
+            leader = (leader + trick_winner(current, data)) & 3
+            team = leader & 1
+            tricks[team] += 1
+            last = data.last_trick_bonus if tricks[0] + tricks[1] == 9 else 0
+            taken[team] += sum(data.points[c] for c in current) + last
+            current = []
+        if not current and 9 - tricks[0] - tricks[1] <= solve_tricks:
+            break
+        mover = (leader + len(current)) & 3
+        hand = held[mover]
+        legal = legal_mask(hand, current, data)
+        chosen = policy(hand, legal, current, mover, held[0] | held[1] | held[2] | held[3])
+        held[mover] = hand & ~(1 << chosen)
+        current.append(chosen)
+    side = seat & 1
+    if tricks[0] + tricks[1] == 9:
+        points, bonus = credit_card_play(taken, tricks, position.declaring, contract,
+                                         position.ruleset)
+        return float(points[side] + bonus[side] - points[side ^ 1] - bonus[side ^ 1])
+    result = solver.solve(held, leader, [], (tricks[0], tricks[1]),
+                          declaring_team=position.declaring)
+    # What each team is credited so far (its opponents' points under Misère).
+    credited = [0, 0]
+    for team in (0, 1):
+        credited[credited_team(team, contract)] += taken[team]
+    sign = 1 if leader & 1 == side else -1
+    return float(credited[side] - credited[side ^ 1] + sign * result.lower)
+
+
 def native_available() -> bool:
     """Whether the native search core is there and not disabled (``JASS_PURE=1``).
 
@@ -401,11 +498,15 @@ def native_available() -> bool:
     return bool(solver_module.NATIVE) and os.environ.get("JASS_PURE") != "1"
 
 
-def make_evaluator(backend: str, *, solve_tricks: int | None = None) -> Evaluator:
+def make_evaluator(
+    backend: str, *, solve_tricks: int | None = None, solve_tail: int | None = None
+) -> Evaluator:
     """The evaluator for ``backend``: ``"auto"`` (native if present), ``"native"``, ``"python"``.
 
     ``solve_tricks`` is where exact solving starts: :data:`PYTHON_SOLVE_TRICKS` in Python,
-    :data:`NATIVE_SOLVE_TRICKS` on the core by default.
+    :data:`NATIVE_SOLVE_TRICKS` on the core by default. ``solve_tail`` (the native core
+    only) is where the rollouts before it hand over to the solver (:func:`tail_value`):
+    :data:`NATIVE_SOLVE_TAIL` by default, 0 for rollouts to the end.
 
     >>> make_evaluator("python", solve_tricks=3).name
     'python'
@@ -416,7 +517,8 @@ def make_evaluator(backend: str, *, solve_tricks: int | None = None) -> Evaluato
         raise InvalidInputError("backend='native' needs the native search core (not present)")
     if backend != "python" and native_available():
         return NativeEvaluator(
-            solve_tricks=NATIVE_SOLVE_TRICKS if solve_tricks is None else solve_tricks
+            solve_tricks=NATIVE_SOLVE_TRICKS if solve_tricks is None else solve_tricks,
+            solve_tail=NATIVE_SOLVE_TAIL if solve_tail is None else solve_tail,
         )
     return PythonEvaluator(
         solve_tricks=PYTHON_SOLVE_TRICKS if solve_tricks is None else solve_tricks

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from jass._budgets import count_or_none, seconds_or_none
+from jass.bots._evaluate import declaring_team, tally
 from jass.bots.rule import RuleBot, _heuristic_card
 from jass.core.contracts import Contract
 from jass.core.play import trick_winner
@@ -125,14 +126,10 @@ class MonteCarloBot:
         hands[seat] &= ~(1 << card)
         trick = [*view.trick, card]
         leader = int(view.trick_leader) if view.trick_leader is not None else seat
-        taken = [0, 0]
-        tricks = [0, 0]
-        for done in view.tricks:
-            team = int(done.winner) & 1
-            taken[team] += done.points
-            tricks[team] += 1
-        hand = view.hand_number
-        declaring = (int(view.dealer or 0) + 1) & 1 if hand is not None else 0
+        points_so_far, tricks_so_far = tally(view)
+        taken = list(points_so_far)
+        tricks = list(tricks_so_far)
+        declaring = declaring_team(view)
         tricks_left = 9 - tricks[0] - tricks[1]
         data = rule_data(contract, view.ruleset)
         if len(trick) == 4:

@@ -2,8 +2,9 @@
 
 **Card play.** The bot draws ``samples`` worlds (complete deals) consistent with its view
 with :class:`~jass.DealSampler`. In each it values every legal card
-(:mod:`jass.bots._evaluate`): exactly with the solver when few tricks are left, with
-heuristic rollouts before. It plays the card of the best total.
+(:mod:`jass.bots._evaluate`): exactly with the solver when few tricks are left; before
+that, with heuristic rollouts, which on the native core stop at five tricks left, where the
+solver values the rest. It plays the card of the best total.
 
 **Inference** (``candidates`` above 1). It draws ``candidates`` times as many worlds, weighs
 each by how likely it makes the other seats' decisions so far (the contract, the shove and
@@ -25,8 +26,9 @@ opponents less). **Thanks:** only when the view's scores prove the target reache
 **Budget.** ``samples`` worlds per card, a ``time_limit`` in seconds, or both (whichever ends
 first; at least one world is searched). Give ``samples`` and ``time_limit=None`` for play
 that is the same on every machine. The default, :data:`DEFAULT_SAMPLES` worlds, solved
-exactly from six tricks left on the native core (from four in pure Python), takes a few
-hundredths of a second a card on one core (the docs' bots page has the figures).
+exactly from six tricks left on the native core (rollouts before that end in an exact
+solve from five; in pure Python exact from four tricks left), takes a few hundredths of a
+second a card on one core (the docs' bots page has the figures).
 
 >>> import jass
 >>> g = jass.Game.new(seed=2).deal().choose("hearts")
@@ -86,6 +88,10 @@ class SearchBot:
             pure Python, 6 on the native core), with heuristic rollouts before.
         backend: ``"auto"`` (the native core if present), ``"native"`` or ``"python"``.
         model: the model of the other players (:class:`~jass.bots._inference.InferenceModel`).
+        solve_tail: on the native core, before ``solve_tricks`` tricks are left, roll each
+            world out heuristically only down to this many tricks left and solve the rest
+            exactly; 0 rolls out to the end (``None``: 5 on the native core; the pure-Python
+            path always rolls out to the end).
 
     >>> SearchBot(samples=8).samples, SearchBot(samples=None, time_limit=0.1).time_limit
     (8, 0.1)
@@ -102,6 +108,7 @@ class SearchBot:
         solve_tricks: int | None = None,
         backend: str = "auto",
         model: InferenceModel | None = None,
+        solve_tail: int | None = None,
     ) -> None:
         self.samples = count_or_none("samples", samples)
         self.time_limit = seconds_or_none("time_limit", time_limit)
@@ -119,11 +126,19 @@ class SearchBot:
             isinstance(solve_tricks, bool) or solve_tricks not in range(10)
         ):
             raise InvalidInputError(f"solve_tricks must be 0-9 or None, got {solve_tricks!r}")
-        self._evaluator: Evaluator = make_evaluator(backend, solve_tricks=solve_tricks)
+        if solve_tail is not None and (
+            isinstance(solve_tail, bool) or solve_tail not in range(10)
+        ):
+            raise InvalidInputError(f"solve_tail must be 0-9 or None, got {solve_tail!r}")
+        self._evaluator: Evaluator = make_evaluator(
+            backend, solve_tricks=solve_tricks, solve_tail=solve_tail
+        )
         #: The engine that values the worlds: "native" or "python".
         self.backend = self._evaluator.name
         #: Tricks left from which each world is solved exactly.
         self.solve_tricks: int = self._evaluator.solve_tricks
+        #: Tricks left at which earlier rollouts hand over to the solver (``None``: none).
+        self.solve_tail: int | None = getattr(self._evaluator, "solve_tail", None)
         self.model = model if model is not None else InferenceModel()
         self._rng = random.Random(seed)
         #: How often the sampler fell back to a deal that does not explain every Weis.
