@@ -56,7 +56,14 @@ def _extensions() -> list[Extension]:
     return [
         Extension(
             "jass.search._native",
-            sources=["src/jass/search/_native.c"],
+            sources=[
+                "src/jass/search/_native.c",
+                "src/jass/search/_native_rules.c",
+                "src/jass/search/_native_table.c",
+                "src/jass/search/_native_search.c",
+                "src/jass/search/_native_playout.c",
+            ],
+            depends=["src/jass/search/_native.h"],
             define_macros=[("Py_LIMITED_API", "0x030A0000")],
             py_limited_api=True,
             extra_compile_args=flags,

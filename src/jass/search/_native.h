@@ -1,0 +1,205 @@
+/* The native search core of jass: the exact card-play solver and the random play-out.
+ *
+ * C99, CPython's stable ABI (3.10), no other dependency. The rules come from Python as data
+ * (jass.core.ruledata.RuleData, read as a tuple); the only rule code here is the card-play
+ * kernels, copied from jass.core.play: legal() is legal_mask (rule book R5.5) and the trick's
+ * holder is kept card by card as trick_winner keeps it (R6.1-R6.2). tests/test_kernels.py and
+ * tests/test_native.py check both against the Python kernels.
+ *
+ * The search is the one of jass.solver: null-window probes driven by bisection on the
+ * difference between the two sides' points, fail-soft bounds, a transposition table at trick
+ * boundaries (keyed by relative rank within runs of equal-point cards), equivalent cards
+ * merged, bounds from the points left and from sure points (quick tricks), move ordering that
+ * looks at the hands still to play. Each solver owns a Ctx
+ * (a capsule in Python): there is no global state, and the GIL is released while it searches.
+ *
+ * This private header holds what the core's files share: the types, the card-play kernels
+ * (inline, for the search's inner loops) and the jass_ functions one file gives another.
+ * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
+ * and its keys; _native_search.c the search; _native_playout.c the random play-out; _native.c
+ * the Python binding. Only PyInit__native leaves the shared object.
+ */
+#ifndef JASS_NATIVE_H
+#define JASS_NATIVE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#define ALL36 ((uint64_t)0xFFFFFFFFFull)
+#define INF 100000
+#define BIT(c) ((uint64_t)1 << (c))
+
+/* Shared between the core's files, never exported (setup.py also passes -fvisibility=hidden). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#define JASS_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define JASS_HIDDEN
+#endif
+
+/* jass.errors.InvalidInputError, set by _set_error */
+JASS_HIDDEN extern PyObject *jass_invalid_input;
+
+/* ---------------------------------------------------------------------------------------- */
+/* Rule data                                                                                */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t trump_mask, buur_mask, above[36];
+    int buur_exception, strict, swap, last_bonus, match_bonus, counter_bonus;
+    int points[36];
+    int keys[4][36];
+    int power[36];         /* a card's key in a trick led in its own suit */
+    int order[4][9];       /* each suit's cards, strongest first */
+    int suit_points[4][512];
+} Rules;
+
+static inline int popcount64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(x);
+#else
+    int n = 0;
+    while (x) { x &= x - 1; n++; }
+    return n;
+#endif
+}
+
+static inline int lowest(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
+static inline uint64_t suit_mask(int card) { return (uint64_t)0x1FF << (9 * (card / 9)); }
+
+
+/* Copy of jass.core.play.legal_mask (rule book R5.5) on a trick of n cards. */
+static inline uint64_t legal(const Rules *r, uint64_t hand, int n, const int *trick) {
+    if (n == 0) return hand; /* R5.1 */
+    uint64_t led = suit_mask(trick[0]);
+    uint64_t follow = led & hand;
+    uint64_t trumps = r->trump_mask;
+    if (!trumps) return follow ? follow : hand; /* R5.2 */
+    uint64_t held = trumps & hand;
+    if (led == trumps) {
+        /* R5.4: a lone Buur need not follow a trump lead. */
+        if (r->buur_exception) return (held & ~r->buur_mask) ? held : hand;
+        return held ? held : hand;
+    }
+    uint64_t over = held;
+    for (int i = 0; i < n; i++) over &= r->above[trick[i]];
+    if (follow) return follow | over;                         /* R5.3a */
+    if (held == hand) return (r->strict && over) ? over : hand; /* R5.3d/e */
+    return (~trumps & hand) | over;                           /* R5.3b */
+}
+
+/* Copy of jass.core.play.trick_winner (R6.1-R6.2): the index of the card that holds it. */
+static inline int winner_of(const Rules *r, int n, const int *trick) {
+    const int *keys = r->keys[trick[0] / 9];
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (keys[trick[i]] > keys[trick[best]]) best = i;
+    return best;
+}
+
+static inline int held_points(const Rules *r, uint64_t cards) {
+    return r->suit_points[0][cards & 0x1FF] + r->suit_points[1][(cards >> 9) & 0x1FF] +
+           r->suit_points[2][(cards >> 18) & 0x1FF] + r->suit_points[3][(cards >> 27) & 0x1FF];
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The solver context                                                                       */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct { /* a transposition-table entry: 32 bytes */
+    uint64_t k0, k1, k2;
+    int16_t lo, hi;
+    int8_t lead;
+    uint8_t cards; /* cards a hand at this position; 0: empty slot */
+    uint16_t pad;
+} Entry;
+
+typedef struct {
+    Rules r;
+    int bonus[2];
+    int sign; /* +1, or -1 under Misère: what a team takes is credited to the other */
+    Entry *tt;
+    uint64_t tt_mask, tt_used, tt_limit;
+    /* search state */
+    uint64_t hands[4];
+    int leader, trick[4], match;
+    uint64_t nodes, node_limit;
+    double deadline;
+    int stopped;
+    int root_best;
+    int busy;
+    volatile int cancel; /* set by cancel() from another thread: stop at the next position */
+    int last_value, has_last;       /* the last solve's value: the next one's guess */
+    int card_value[36], card_known[36]; /* each card's last value, for card_values */
+    int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
+    /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
+     * `live` moves in the table's key; same[s][live] when no card moves. */
+    uint8_t canon[4][512][9], same[4][512];
+} Ctx;
+
+#define F_TABLE 1
+#define F_ORDER 2
+#define F_MERGE 4
+#define F_BOUNDS 8
+#define F_SURE 16
+#define F_RANK 32
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dull;
+    x ^= x >> 33;
+    return x;
+}
+
+/* A root position: what solve and card_values search from (read by jass_read_root). */
+typedef struct {
+    uint64_t hands[4];
+    int leader, n, trick[4], match, side;
+    int left; /* points of every card still in play, the last trick's 5 included */
+    int own, theirs;
+} Root;
+
+/* _native_rules.c */
+JASS_HIDDEN int jass_ints_of(PyObject *seq, Py_ssize_t n, long long lo, long long hi,
+                             long long *out, const char *name);
+JASS_HIDDEN int jass_read_rules(PyObject *data, Rules *r);
+
+/* _native_table.c */
+JASS_HIDDEN void jass_make_key(const Ctx *c, uint64_t *k);
+JASS_HIDDEN void jass_build_canon(Ctx *c);
+JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
+JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);
+
+/* _native_search.c */
+JASS_HIDDEN double jass_now_seconds(void);
+JASS_HIDDEN void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *rep);
+JASS_HIDDEN int jass_probe(Ctx *c, const Root *root, int target, int only);
+JASS_HIDDEN int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed,
+                            int *lo_out, int *hi_out, int *good, int *good_value);
+JASS_HIDDEN int jass_root_moves(Ctx *c, const Root *root, int *list);
+
+/* _native.c */
+JASS_HIDDEN int jass_arg_ll(PyObject *o, long long lo, long long hi, const char *name,
+                            long long *out);
+JASS_HIDDEN int jass_read_root(Ctx *c, PyObject *hands, long long leader, PyObject *trick,
+                               long long t0, long long t1, long long declaring, Root *root);
+
+/* _native_playout.c */
+JASS_HIDDEN PyObject *jass_py_play_out(PyObject *self, PyObject *args);
+JASS_HIDDEN PyObject *jass_py_random_hand(PyObject *self, PyObject *args);
+JASS_HIDDEN PyObject *jass_py_random_hands(PyObject *self, PyObject *args);
+
+#endif

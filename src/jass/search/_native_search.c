@@ -1,0 +1,550 @@
+/* The search: alpha-beta on null-window probes at trick and card level, equivalent cards
+ * merged, move ordering, bounds and sure points; at the root, bisection on the side's value. */
+#include "_native.h"
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <time.h>
+#endif
+
+double jass_now_seconds(void) {
+#ifdef _WIN32
+    LARGE_INTEGER f, t;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&t);
+    return (double)t.QuadPart / (double)f.QuadPart;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+/* One card per run of equivalent cards of hand: adjacent in power among `live` (the cards
+ * held at the trick's start), with the same points. */
+static uint64_t reps_of(const Rules *r, uint64_t hand, uint64_t live) {
+    uint64_t reps = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!(hand & ((uint64_t)0x1FF << (9 * s)))) continue;
+        int prev = -1;
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i];
+            if (!(live & BIT(card))) continue;
+            if (hand & BIT(card)) {
+                if (prev < 0 || r->points[prev] != r->points[card]) reps |= BIT(card);
+                prev = card;
+            } else {
+                prev = -1;
+            }
+        }
+    }
+    return reps;
+}
+
+/* reps_of for the four hands at once: one walk over the live cards of each suit. */
+static void reps_all(const Rules *r, const uint64_t *h, uint64_t live, uint64_t *reps) {
+    reps[0] = reps[1] = reps[2] = reps[3] = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!(live & ((uint64_t)0x1FF << (9 * s)))) continue;
+        int prev_owner = -1, prev_points = -1;
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i];
+            uint64_t b = BIT(card);
+            if (!(live & b)) continue;
+            int owner = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
+            if (owner != prev_owner || r->points[card] != prev_points) reps[owner] |= b;
+            prev_owner = owner;
+            prev_points = r->points[card];
+        }
+    }
+}
+
+/* The rep standing for each card of hand (for card values of every legal card). */
+void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *rep) {
+    for (int s = 0; s < 4; s++) {
+        int prev = -1, head = -1;
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i];
+            if (!(live & BIT(card))) continue;
+            if (hand & BIT(card)) {
+                if (!merge || prev < 0 || r->points[prev] != r->points[card]) head = card;
+                rep[card] = head;
+                prev = card;
+            } else {
+                prev = -1;
+            }
+        }
+    }
+}
+
+/* Order the moves: leads by points and power, sure winners first (the table's lead before
+ * all), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
+static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
+                       int hint, int *out) {
+    const Rules *r = &c->r;
+    int score[9], n = 0;
+    const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
+    uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
+    if (pos == 0 && (c->features & F_ORDER)) {
+        const uint64_t *h = c->hands;
+        uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
+        uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (!(moves & suit)) continue;
+            uint64_t b = 0;
+            for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
+            /* Any trump may ruff, even from a hand that can follow (R5.3a). */
+            if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
+        }
+    }
+    /* Second and third hand: the best key each side can still bring to this trick. */
+    int opp_max = -1, mate_max = -1;
+    if ((pos == 1 || pos == 2) && (c->features & F_ORDER)) {
+        int seat = (c->leader + pos) & 3;
+        for (int q = pos + 1; q < 4; q++) {
+            int other = (c->leader + q) & 3, most = -1;
+            for (uint64_t m = c->hands[other]; m; m &= m - 1)
+                if (keys[lowest(m)] > most) most = keys[lowest(m)];
+            if ((other ^ seat) & 1) {
+                if (most > opp_max) opp_max = most;
+            } else {
+                mate_max = most;
+            }
+        }
+    }
+    while (moves) {
+        int card = lowest(moves);
+        moves &= moves - 1;
+        int s;
+        if (!(c->features & F_ORDER)) {
+            s = card;
+        } else if (pos == 0) {
+            s = -(r->points[card] + 2 * r->power[card]);
+            if (winners & BIT(card)) s -= 400;
+            if (card == hint) s = -100000;
+        } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
+                   mate_max > opp_max) {
+            s = -1000 - r->points[card]; /* the partner behind takes it: feed it */
+        } else if (pos < 3 && partner && top_key <= opp_max) {
+            /* The partner's card is beaten behind: cover it cheaply, or keep points back. */
+            s = keys[card] > top_key ? r->power[card] - 1000 : r->points[card];
+        } else if (pos < 3 && !partner && keys[card] > top_key && keys[card] < opp_max &&
+                   mate_max < opp_max) {
+            s = r->power[card] - 900; /* beaten behind anyway: after the beats that hold */
+        } else {
+            int beats = keys[card] > top_key;
+            if (partner)
+                s = beats * 1000 - r->points[card];
+            else
+                s = beats ? r->power[card] - 1000 : r->points[card];
+        }
+        int j = n++;
+        while (j > 0 && score[j - 1] > s) {
+            score[j] = score[j - 1];
+            out[j] = out[j - 1];
+            j--;
+        }
+        score[j] = s;
+        out[j] = card;
+    }
+    return n;
+}
+
+static int search_trick(Ctx *c, int target, int *chosen);
+
+/* At a trick boundary: the top trump left always takes its trick (a trump may always be
+ * played, and the top one never undertrumps), so its holder's opponents can no longer make a
+ * match. Clearing their chance keeps the bounds tight and merges table entries. */
+static void prune_match(Ctx *c) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & r->trump_mask;
+    if (!c->match || !trumps) return;
+    const int *order = r->order[lowest(r->trump_mask) / 9];
+    for (int i = 0; i < 9; i++) {
+        uint64_t b = BIT(order[i]);
+        if (trumps & b) {
+            int holder = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
+            c->match &= 1 << (holder & 1);
+            return;
+        }
+    }
+}
+
+/* Sure points at a trick boundary (the quick tricks of DDS, counted in points): cards whose
+ * points a team takes whatever the others do. For the team holding the top trump, its run of
+ * top trumps: any trick one of them falls in goes to that team. For the leader, the top trumps
+ * it holds in a row, led one by one; then, if those pull every opponent's trump (they must
+ * follow a trump lead, R5.4; a lone Buur is never left out here, the leader holds it or it is
+ * gone), its top cards in a row of each plain suit. sure[t] gets team t's sure points;
+ * returns the number of the leader's quick tricks, its whole hand when it takes every trick.
+ * Only where points count for their taker (not Misere): there the leader wants them. */
+static int sure_points(Ctx *c, uint64_t live, int *sure) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    int leader = c->leader, team = leader & 1;
+    uint64_t mine = h[leader];
+    uint64_t masks[2] = {0, 0}, quick = 0;
+    int can_plain = 1;
+    if (r->trump_mask) {
+        const int *order = r->order[lowest(r->trump_mask) / 9];
+        int run_team = -1;
+        for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
+            if (run_team >= 0 && t != run_team) break;
+            run_team = t;
+            masks[t] |= b;
+        }
+        int led = 0;
+        for (int i = 0; i < 9; i++) {
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            if (!(mine & b)) break;
+            quick |= b;
+            led++;
+        }
+        int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
+        int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
+        if (other > most) most = other;
+        can_plain = most <= led;
+    }
+    if (can_plain) {
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (suit == r->trump_mask || !(mine & suit)) continue;
+            for (int i = 0; i < 9; i++) {
+                uint64_t b = BIT(r->order[s][i]);
+                if (!(live & b)) continue;
+                if (!(mine & b)) break;
+                quick |= b;
+            }
+        }
+    }
+    masks[team] |= quick;
+    sure[0] = held_points(r, masks[0]);
+    sure[1] = held_points(r, masks[1]);
+    return popcount64(quick);
+}
+
+/* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
+static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
+    int winner = (c->leader + top_pos) & 3, w = winner & 1;
+    int last = !(c->hands[0] | c->hands[1] | c->hands[2] | c->hands[3]);
+    int g = pts + (last ? c->r.last_bonus : 0);
+    int match = c->match & (1 << w);
+    g *= c->sign;
+    if (last) {
+        if (match) g += c->bonus[w];
+        return w ? -g : g;
+    }
+    int g0 = w ? -g : g;
+    int saved_leader = c->leader, saved_match = c->match;
+    int saved_trick[4];
+    memcpy(saved_trick, c->trick, sizeof saved_trick);
+    c->leader = winner;
+    c->match = match;
+    int v = search_trick(c, target - g0, NULL);
+    c->leader = saved_leader;
+    c->match = saved_match;
+    memcpy(c->trick, saved_trick, sizeof saved_trick);
+    return g0 + v;
+}
+
+/* A fail-soft bound on the team-0 value from card `pos` of the current trick on, probed at
+ * `target`: at least target means the value is at least the result, below means at most.
+ * `only` (if not 0) restricts this card's choices; `chosen` receives the card that reached
+ * the mover's side of the target, if one did. */
+static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int top_pos, int pts,
+                       int hint, uint64_t only, int *chosen) {
+    int seat = (c->leader + pos) & 3;
+    int maxing = (seat & 1) == 0;
+    uint64_t moves = legal(&c->r, reps[seat] & c->hands[seat], pos, c->trick);
+    if (only) moves &= only;
+    int top_key = pos ? c->r.keys[c->trick[0] / 9][c->trick[top_pos]] : -1;
+    int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
+    int list[9];
+    int n = order_moves(c, moves, pos, top_key, partner, hint, list);
+    int best = maxing ? -INF : INF, best_card = -1;
+    if (pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3) {
+        /* The table entries of the next tricks: fetched while this trick is decided, then
+         * read for a cutoff that one of them already proves (enhanced transposition
+         * cutoff). */
+        int saved_leader = c->leader, saved_match = c->match;
+        const int *keys = c->r.keys[c->trick[0] / 9];
+        uint64_t k[9][3];
+        int g[9];
+        for (int i = 0; i < n; i++) {
+            int card = list[i];
+            int top = keys[card] > top_key ? 3 : top_pos;
+            int w = (saved_leader + top) & 3;
+            int gain = c->sign * (pts + c->r.points[card]);
+            g[i] = (w & 1) ? -gain : gain;
+            c->hands[seat] ^= BIT(card);
+            c->leader = w;
+            c->match = saved_match & (1 << (w & 1));
+            prune_match(c);
+            jass_make_key(c, k[i]);
+            c->hands[seat] ^= BIT(card);
+#if defined(__GNUC__) || defined(__clang__)
+            __builtin_prefetch(&c->tt[mix(k[i][0] ^ mix(k[i][1] ^ mix(k[i][2]))) & c->tt_mask]);
+#endif
+        }
+        c->leader = saved_leader;
+        c->match = saved_match;
+        int cards = popcount64(c->hands[seat]) - 1;
+        for (int i = 0; i < n; i++) {
+            Entry *e = jass_tt_find(c, k[i], cards, 0);
+            if (!e) continue;
+            if (maxing && e->lo > -30000 && g[i] + e->lo >= target) return g[i] + e->lo;
+            if (!maxing && e->hi < 30000 && g[i] + e->hi < target) return g[i] + e->hi;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int card = list[i];
+        c->hands[seat] ^= BIT(card);
+        c->trick[pos] = card;
+        int new_top = pos && c->r.keys[c->trick[0] / 9][card] > top_key ? pos : top_pos;
+        int v;
+        if (pos < 3)
+            v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
+                            NULL);
+        else
+            v = finish_trick(c, target, new_top, pts + c->r.points[card]);
+        c->hands[seat] ^= BIT(card);
+        if (c->stopped) return 0;
+        if (maxing ? v > best : v < best) {
+            best = v;
+            best_card = card;
+            if (maxing ? best >= target : best < target) break;
+        }
+    }
+    if (chosen) *chosen = (maxing ? best >= target : best < target) ? best_card : -1;
+    return best;
+}
+
+/* The last trick, every card forced: its team-0 value. */
+static int last_trick(const Ctx *c) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    int t[4];
+    for (int i = 0; i < 4; i++) t[i] = lowest(h[(c->leader + i) & 3]);
+    int w = (c->leader + winner_of(r, 4, t)) & 1;
+    int g = c->sign * (held_points(r, h[0] | h[1] | h[2] | h[3]) + r->last_bonus);
+    if (c->match >> w & 1) g += c->bonus[w];
+    return w ? -g : g;
+}
+
+/* The exact team-0 value of the last two tricks, from card `pos` of the eighth (plain
+ * minimax: at most 16 lines, cheaper than the table). */
+static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
+    int seat = (c->leader + pos) & 3;
+    int maxing = (seat & 1) == 0;
+    uint64_t moves = legal(&c->r, c->hands[seat], pos, c->trick);
+    const int *keys = pos ? c->r.keys[c->trick[0] / 9] : c->r.keys[lowest(moves) / 9];
+    int top_key = pos ? keys[c->trick[top_pos]] : -1;
+    int best = maxing ? -INF : INF;
+    for (; moves; moves &= moves - 1) {
+        int card = lowest(moves);
+        if (pos == 0) keys = c->r.keys[card / 9];
+        c->hands[seat] ^= BIT(card);
+        c->trick[pos] = card;
+        int new_top = pos && keys[card] > top_key ? pos : top_pos;
+        int v;
+        if (pos < 3) {
+            v = exact_two(c, pos + 1, new_top, pts + c->r.points[card]);
+        } else {
+            int winner = (c->leader + new_top) & 3, w = winner & 1;
+            int g = c->sign * (pts + c->r.points[card]);
+            int saved_leader = c->leader, saved_match = c->match;
+            c->leader = winner;
+            c->match &= 1 << w;
+            v = (w ? -g : g) + last_trick(c);
+            c->leader = saved_leader;
+            c->match = saved_match;
+        }
+        c->hands[seat] ^= BIT(card);
+        if (maxing ? v > best : v < best) best = v;
+    }
+    return best;
+}
+
+/* A trick boundary. */
+static int search_trick(Ctx *c, int target, int *chosen) {
+    const Rules *r = &c->r;
+    if (chosen) *chosen = -1;
+    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
+    if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
+        c->stopped = 1;
+        return 0;
+    }
+    uint64_t *h = c->hands;
+    uint64_t live = h[0] | h[1] | h[2] | h[3];
+    int cards = popcount64(h[c->leader]);
+    if (cards == 1) { /* the last trick: every card is forced */
+        int t[4];
+        for (int i = 0; i < 4; i++) t[i] = lowest(h[(c->leader + i) & 3]);
+        int w = (c->leader + winner_of(r, 4, t)) & 1;
+        int g = c->sign * (held_points(r, live) + r->last_bonus);
+        if (c->match >> w & 1) g += c->bonus[w];
+        if (chosen) *chosen = t[0];
+        return w ? -g : g;
+    }
+    prune_match(c);
+    if (cards == 2) {
+        int saved[4];
+        memcpy(saved, c->trick, sizeof saved);
+        int v = exact_two(c, 0, 0, 0);
+        memcpy(c->trick, saved, sizeof saved);
+        return v;
+    }
+    int left = held_points(r, live) + r->last_bonus;
+    int sure[2] = {0, 0};
+    /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
+    if ((c->features & F_SURE) && c->sign > 0) {
+        int quick = sure_points(c, live, sure);
+        int team = c->leader & 1;
+        if (quick) c->match &= 1 << team; /* the other team loses a trick */
+        if (quick == cards) { /* every trick: all the points, and the match if still open */
+            int g = c->sign * left + ((c->match >> team & 1) ? c->bonus[team] : 0);
+            return team ? -g : g;
+        }
+    }
+    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1], plus the matches still
+     * open (under Misere, with no sure points, [-left, left]). */
+    int high = left - 2 * sure[1], low = 2 * sure[0] - left;
+    int upper = high + ((c->match & 1) ? c->bonus[0] : 0);
+    int lower = low - ((c->match & 2) ? c->bonus[1] : 0);
+    if (c->features & (F_BOUNDS | F_SURE)) {
+        if (target > upper) return upper;
+        if (target <= lower) return lower;
+    }
+    uint64_t k[3];
+    int hint = -1;
+    if (c->features & F_TABLE) {
+        jass_make_key(c, k);
+        Entry *e = jass_tt_find(c, k, cards, 0);
+        if (e) {
+            if (e->lo >= target) return e->lo;
+            if (e->hi < target) return e->hi;
+            hint = e->lead;
+        }
+    }
+    uint64_t reps[4];
+    if ((c->features & F_MERGE) && cards > 3)
+        reps_all(r, h, live, reps);
+    else
+        memcpy(reps, h, sizeof reps);
+    int lead = -1;
+    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead);
+    if (c->stopped) return 0;
+    if (chosen) *chosen = lead;
+    if (c->features & F_TABLE) {
+        /* Found again: the subtree may have grown (moved) the table. */
+        Entry *slot = jass_tt_find(c, k, cards, 1);
+        if (slot) {
+            if (v >= target) {
+                if (v > slot->lo) slot->lo = (int16_t)v;
+            } else if (v < slot->hi) {
+                slot->hi = (int16_t)v;
+            }
+            if (lead >= 0) slot->lead = (int8_t)lead; /* the lead that decided it, first */
+        }
+    }
+    return v;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The root: bisection on the side's value                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Probe: a fail-soft bound on the side's value at target (restricted to one root card if
+ * `only` >= 0). */
+int jass_probe(Ctx *c, const Root *root, int target, int only) {
+    memcpy(c->hands, root->hands, sizeof c->hands);
+    c->leader = root->leader;
+    c->match = root->match;
+    memcpy(c->trick, root->trick, sizeof c->trick);
+    int t0 = root->side ? 1 - target : target;
+    int v;
+    if (root->n == 0 && only < 0) {
+        v = search_trick(c, t0, &c->root_best);
+    } else {
+        uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
+        for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
+        uint64_t reps[4];
+        for (int i = 0; i < 4; i++)
+            reps[i] = (c->features & F_MERGE) ? reps_of(&c->r, root->hands[i], live) : root->hands[i];
+        if (only >= 0) reps[(root->leader + root->n) & 3] |= BIT(only);
+        int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0, pts = 0;
+        for (int i = 0; i < root->n; i++) pts += c->r.points[root->trick[i]];
+        v = search_card(c, root->n, t0, reps, top, pts, -1, only >= 0 ? BIT(only) : 0,
+                        &c->root_best);
+    }
+    return root->side ? -v : v;
+}
+
+/* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
+ * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
+ * value moves the next target), in steps that double while they go one way, and bisection
+ * takes over once the value is bracketed: a good guess (a sibling card's value, the same
+ * card in the last world) needs two or three probes, a poor one a few more. `good` receives the
+ * root card of the last probe that reached its target, or keeps its value. */
+int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
+                  int *hi_out, int *good, int *good_value) {
+    int left = root->left;
+    int lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
+    int target = guess, step = 1, rose = 0, fell = 0;
+    while (lo < hi) {
+        if (!guessed || (rose && fell)) target = (int)(((long)lo + hi + 1) >> 1);
+        if (target <= lo) target = lo + 1;
+        if (target > hi) target = hi;
+        c->root_best = -1;
+        int value = jass_probe(c, root, target, only);
+        if (c->stopped) break;
+        if (value >= target) {
+            if (good && c->root_best >= 0) {
+                *good = c->root_best;
+                *good_value = value; /* the card makes at least this */
+            }
+            /* Without a match the difference has the parity of left. */
+            if (-left <= value && value <= left) value += (value - left) & 1;
+            lo = value < hi ? value : hi;
+            step = rose ? 2 * step : 1;
+            rose = 1;
+            target = lo + 2 * step - 1; /* gallop up from the guess until the value is bracketed */
+        } else {
+            if (value < -left) value = bottom;
+            else if (value > left) value = left;
+            else value -= (value - left) & 1;
+            hi = value > lo ? value : lo;
+            step = fell ? 2 * step : 1;
+            fell = 1;
+            target = hi - 2 * (step - 1);
+        }
+    }
+    *lo_out = lo;
+    *hi_out = hi;
+    return !c->stopped;
+}
+
+/* The legal root cards, one per class (the rep of each), in search order. */
+int jass_root_moves(Ctx *c, const Root *root, int *list) {
+    uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
+    for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
+    int seat = (root->leader + root->n) & 3;
+    uint64_t hand = root->hands[seat];
+    uint64_t reps = (c->features & F_MERGE) ? reps_of(&c->r, hand, live) : hand;
+    uint64_t moves = legal(&c->r, reps, root->n, root->trick);
+    int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0;
+    int top_key = root->n ? c->r.keys[root->trick[0] / 9][root->trick[top]] : -1;
+    int partner = root->n ? (((root->leader + top) ^ seat) & 1) == 0 : 0;
+    memcpy(c->trick, root->trick, sizeof c->trick);
+    memcpy(c->hands, root->hands, sizeof c->hands);
+    c->leader = root->leader;
+    return order_moves(c, moves, root->n, top_key, partner, -1, list);
+}
+

@@ -1,0 +1,142 @@
+/* The transposition table at trick boundaries: its keys (relative rank within runs of
+ * equal-point cards), its growth and its slots. */
+#include "_native.h"
+
+#include <stdlib.h>
+
+/* The hands the table keys: with rank keys, each run of equal-point cards (jass_build_canon)
+ * keeps its live cards at its top, in order, so that positions that differ only in which
+ * cards of a run are gone share an entry (partition search's idea, for points). */
+static void key_hands(const Ctx *c, uint64_t *out) {
+    const uint64_t *h = c->hands;
+    memcpy(out, h, 4 * sizeof *out);
+    if (!(c->features & F_RANK)) return;
+    uint64_t live = h[0] | h[1] | h[2] | h[3];
+    for (int s = 0; s < 4; s++) {
+        int p = (int)(live >> (9 * s)) & 0x1FF;
+        if (c->same[s][p]) continue;
+        uint64_t suit = (uint64_t)0x1FF << (9 * s);
+        for (int i = 0; i < 4; i++) {
+            uint64_t moved = 0;
+            for (uint64_t m = h[i] & suit; m; m &= m - 1)
+                moved |= BIT(9 * s + c->canon[s][p][lowest(m) - 9 * s]);
+            out[i] = (out[i] & ~suit) | moved;
+        }
+    }
+}
+
+void jass_make_key(const Ctx *c, uint64_t *k) {
+    uint64_t h[4];
+    key_hands(c, h);
+    k[0] = h[0] | h[1] << 36;
+    k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
+    k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+}
+
+/* Whether y may stand for x in every rule (x stronger, both of one run): the same order
+ * against every card outside the run in every trick, the same overtrump relations. */
+static int same_role(const Rules *r, const int *run, int x, int y, int x0, int y0) {
+    for (int k = 0; k < 4; k++) {
+        int kx = r->keys[k][x], ky = r->keys[k][y];
+        if ((kx < 0) != (ky < 0) || (kx >= 0 && kx <= ky)) return 0;
+        for (int z = 0; z < 36; z++) {
+            if (run[z] == run[x]) continue;
+            int kz = r->keys[k][z];
+            if ((kz > kx) != (kz > ky) || (kz < kx) != (kz < ky)) return 0;
+        }
+    }
+    for (int z = 0; z < 36; z++) {
+        if (run[z] == run[x]) continue;
+        if ((r->above[x] >> z & 1) != (r->above[y] >> z & 1)) return 0;
+        if ((r->above[z] >> x & 1) != (r->above[z] >> y & 1)) return 0;
+    }
+    return (r->above[y] >> x & 1) == (r->above[y0] >> x0 & 1) &&
+           (r->above[x] >> y & 1) == (r->above[x0] >> y0 & 1) &&
+           (r->above[x] >> x & 1) == (r->above[y] >> y & 1);
+}
+
+/* Runs: cards next to each other in a suit's order with the same points (the Buur alone).
+ * Any card of a run may stand for any other where the rules treat them alike; if the rule
+ * data does not (a forged one), rank keys are switched off. */
+void jass_build_canon(Ctx *c) {
+    const Rules *r = &c->r;
+    int run[36], first[36];
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < 9; i++) {
+            int card = r->order[s][i], prev = i ? r->order[s][i - 1] : -1;
+            int joins = prev >= 0 && r->points[card] == r->points[prev] &&
+                        !(r->buur_mask & (BIT(card) | BIT(prev)));
+            run[card] = joins ? run[prev] : card;
+            first[card] = joins ? first[prev] : i;
+        }
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i + 1 < 9; i++) {
+            int x = r->order[s][i], y = r->order[s][i + 1];
+            if (run[x] != run[y]) continue;
+            int x0 = r->order[s][first[x]], y0 = r->order[s][first[x] + 1];
+            for (int j = i + 1; j < 9 && run[r->order[s][j]] == run[x]; j++)
+                if (!same_role(r, run, x, r->order[s][j], x0, y0)) {
+                    c->features &= ~F_RANK;
+                    return;
+                }
+        }
+    for (int s = 0; s < 4; s++)
+        for (int p = 0; p < 512; p++) {
+            int same = 1, taken[36] = {0};
+            for (int i = 0; i < 9; i++) {
+                int card = r->order[s][i];
+                if (!(p >> (card - 9 * s) & 1)) continue;
+                /* The k-th live card of a run takes the run's k-th place. */
+                int to = r->order[s][first[card] + taken[run[card]]++];
+                c->canon[s][p][card - 9 * s] = (uint8_t)(to - 9 * s);
+                same &= to == card;
+            }
+            c->same[s][p] = (uint8_t)same;
+        }
+}
+
+int jass_tt_alloc(Ctx *c, uint64_t size) {
+    Entry *t = (Entry *)calloc((size_t)size, sizeof(Entry));
+    if (!t) return -1;
+    Entry *old = c->tt;
+    uint64_t old_size = old ? c->tt_mask + 1 : 0;
+    c->tt = t;
+    c->tt_mask = size - 1;
+    c->tt_used = 0;
+    for (uint64_t i = 0; i < old_size; i++) {
+        if (!old[i].cards) continue;
+        uint64_t slot = mix(old[i].k0 ^ mix(old[i].k1 ^ mix(old[i].k2))) & c->tt_mask;
+        for (int j = 0; j < 4; j++) {
+            Entry *e = &t[(slot + (uint64_t)j) & c->tt_mask];
+            if (!e->cards) { *e = old[i]; c->tt_used++; break; }
+        }
+    }
+    free(old);
+    return 0;
+}
+
+Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create) {
+    uint64_t slot = mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & c->tt_mask;
+    Entry *victim = NULL;
+    for (int j = 0; j < 4; j++) {
+        Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
+        if (e->cards && e->k0 == k[0] && e->k1 == k[1] && e->k2 == k[2]) return e;
+        if (!victim || e->cards < victim->cards) victim = e;
+    }
+    if (!create) return NULL;
+    if (!victim->cards) {
+        c->tt_used++;
+        /* Grow before the table gets crowded, up to the limit; then replace. */
+        if (c->tt_used * 2 > c->tt_mask + 1 && (c->tt_mask + 1) * 2 <= c->tt_limit) {
+            if (jass_tt_alloc(c, (c->tt_mask + 1) * 2) == 0)
+                return jass_tt_find(c, k, cards, create);
+        }
+    } else if (victim->cards > cards + 1) {
+        return NULL; /* keep the bigger subtree's entry */
+    }
+    victim->k0 = k[0]; victim->k1 = k[1]; victim->k2 = k[2];
+    victim->lo = -30000; victim->hi = 30000;
+    victim->lead = -1;
+    victim->cards = (uint8_t)cards;
+    return victim;
+}
