@@ -93,6 +93,12 @@ class State:
 
         Computed from the private fields when read, not stored: a compiled rollout whose
         policy does not read it does not compute it.
+
+        >>> import jax
+        >>> from jass.envs.jax import JassEnv
+        >>> state = jax.jit(JassEnv().init)(jax.random.key(3))
+        >>> state.observation.shape, str(state.observation.dtype)
+        ((678,), 'int8')
         """
         from jass.envs.jax._observe import observation  # noqa: PLC0415 (a cycle)
 
