@@ -527,22 +527,14 @@ def _build(
 def _hand_completed(
     ledger: Ledger, hands: DealtHands, after: Round, history: tuple[Any, Action] | None
 ) -> Game:
-    """The state after the ninth trick: the hand scored, even if that trick ended the game.
-
-    ``ledger`` is the ledger with the ninth trick credited, and ``after`` the round it ends.
-    """
+    """The state after the ninth trick, credited in ``ledger``, scored even if it ended the game."""
     ctx, tally, scores = ledger
     hand = ctx.hand_info
     assert hand is not None  # noqa: S101
     score = score_hand_unchecked(
-        ctx.contract,
-        after.points,
-        after.tricks_won,
-        hand.declaring_team,
-        ctx.rules,
-        tally.weis_credit,
-        tally.stoeck_credit,
-    )
+        ctx.contract, after.points, after.tricks_won, hand.declaring_team, ctx.rules,
+        tally.weis_credit, tally.stoeck_credit,
+    )  # fmt: skip
     start = hand.scores_before
     totals = (start[0] + score.totals[0], start[1] + score.totals[1])
     if ctx.outcome is not None:

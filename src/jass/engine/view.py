@@ -471,19 +471,9 @@ class PlayerView:
         except JassError:
             return False
         pub = self._pub
-        return (
-            self._moving()
-            and declare_refusal(
-                self.phase,
-                pub.outcome,
-                pub.rules,
-                self._declaring_open(),
-                self.hand,
-                chosen,
-                self.seat,
-            )
-            is None
-        )
+        return self._moving() and declare_refusal(
+            self.phase, pub.outcome, pub.rules, self._declaring_open(), self.hand, chosen, self.seat
+        ) is None
 
     def can_thank(self) -> bool:
         """Whether this seat's team may thank now (at any time, on turn or not, R9.2a).
@@ -572,17 +562,8 @@ class PlayerView:
         to_move = -1 if self.to_move is None else int(self.to_move)
         return (
             _restore,
-            (
-                self._pub,
-                self._round,
-                self.phase,
-                to_move,
-                self.trick,
-                self.scores,
-                self.seat,
-                self.hand,
-                self._own_weis,
-            ),
+            (self._pub, self._round, self.phase, to_move, self.trick, self.scores, self.seat,
+             self.hand, self._own_weis),
         )
 
     def _repr_svg_(self) -> str:
