@@ -10,6 +10,8 @@ The matches (``--matches``, comma-separated, or ``all``):
 - ``rule-random``: RuleBot against RandomBot.
 - ``mc-rule``: ``MonteCarloBot(samples=--samples, time_limit=None)`` against RuleBot.
 - ``search-mc``: SearchBot (default budget) against ``MonteCarloBot(samples=16)``.
+- ``search-mcn``: SearchBot against ``MonteCarloBot(samples=--samples)``; with
+  ``--samples 128``, against the budget ``jass play`` gave MonteCarloBot.
 - ``search-rule``: SearchBot against RuleBot.
 - ``search-ismcts``: SearchBot against OpenSpiel's Python ISMCTS (the ``openspiel`` extra),
   given as many simulations per card as take it SearchBot's mean time per card (calibrated
@@ -280,6 +282,8 @@ def matches(wanted: list[str], args: argparse.Namespace, monte_carlo: BotFactory
             chosen.append((f"MonteCarloBot({args.samples}) vs RuleBot", monte_carlo, RuleBot))
         elif key == "search-mc":
             chosen.append(("SearchBot vs MonteCarloBot(16)", search, mc16))
+        elif key == "search-mcn":
+            chosen.append((f"SearchBot vs MonteCarloBot({args.samples})", search, monte_carlo))
         elif key == "search-rule":
             chosen.append(("SearchBot vs RuleBot", search, RuleBot))
         elif key == "tail-mc":

@@ -292,9 +292,6 @@ for sum(sets))
             return bool(_bits(self) & 1 << card)
         return False
 
-    def __bool__(self) -> bool:
-        return self.bit_length() != 0
-
     def __eq__(self, other: object) -> bool:
         # A card set equals its plain int bitmask, but never a Card.
         return False if isinstance(other, Card) else int.__eq__(self, other)

@@ -36,7 +36,8 @@ DealtHands = tuple[CardSet, CardSet, CardSet, CardSet]
 
 _new_set: Final = int.__new__
 _KEYS: Final = struct.Struct(">36Q")
-_BITS: Final = tuple(1 << card for card in range(36))
+# A list: its __getitem__ is cheaper to call through map() than a tuple's.
+_BITS: Final = [1 << card for card in range(36)]
 # For each forehand, for each seat, the deck positions it is dealt: packet p = 4r + k holds
 # positions 3p..3p+2 and goes to seat forehand + k (rule book R3.5).
 _PACKETS: Final = tuple(
@@ -60,8 +61,25 @@ def shuffled_deck(seed: int, purpose: str, count: int = 36) -> list[int]:
     >>> sorted(shuffled_deck(1, "demo")) == list(range(36)), shuffled_deck(1, "demo", 4)
     (True, [...])
     """
-    keys = _KEYS.unpack(hashlib.shake_256(f"jass/{seed}/{purpose}".encode()).digest(288))
-    return sorted(range(36), key=keys.__getitem__)[:count]
+    digest = hashlib.shake_256(f"jass/{seed}/{purpose}".encode()).digest(288)
+    return _deck_order(_KEYS.unpack(digest), count)
+
+
+def _deck_order(keys: tuple[int, ...], count: int = 36) -> list[int]:
+    """The ``count`` cards of smallest ``keys[card]``, in key order, ties in card order.
+
+    The sort behind :func:`shuffled_deck`. A few cards (the draw for the dealer) come from
+    the sorted keys themselves, each key naming its card; a list's ``__getitem__`` is the
+    cheaper sort key (a tuple's is a slot wrapper).
+
+    >>> _deck_order((30, 10, 20, 10), 3), _deck_order((30, 10, 20, 10), 1)
+    ([1, 3, 2], [1])
+    """
+    if count <= 4:
+        top = sorted(keys)[:count]
+        if len(set(top)) == count:  # no tie among them: each key names one card
+            return [keys.index(key) for key in top]
+    return sorted(range(len(keys)), key=list(keys).__getitem__)[:count]
 
 
 def seeded_deal(seed: int, number: int, forehand: int) -> DealtHands:
@@ -92,10 +110,9 @@ def draw_for_dealer(seed: int, *, lowest: bool) -> int:
     seats = [0, 1, 2, 3]
     round_number = 0
     while len(seats) > 1:
-        deck = shuffled_deck(seed, f"draw/{round_number}", len(seats))
-        ranks = {seat: deck[i] % 9 for i, seat in enumerate(seats)}
-        best = min(ranks.values()) if lowest else max(ranks.values())
-        seats = [seat for seat in seats if ranks[seat] == best]
+        ranks = [card % 9 for card in shuffled_deck(seed, f"draw/{round_number}", len(seats))]
+        best = min(ranks) if lowest else max(ranks)
+        seats = [seat for seat, rank in zip(seats, ranks, strict=True) if rank == best]
         round_number += 1
     return seats[0]
 

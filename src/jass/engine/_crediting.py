@@ -42,7 +42,6 @@ __all__ = [
     "credit_step",
     "current_step",
     "end_game",
-    "needs_full_step",
     "stoeck_to_show",
     "thank",
     "trick_completed",
@@ -156,29 +155,6 @@ def credit(ledger: Ledger, kind: ScoringEvent, team: int, points: int, step: int
         if facts.auto_target is not None:
             return end_game((ctx, tally, scores), _TEAMS[team], EndReason.TARGET_REACHED, kind)
     return (ctx, tally, scores)
-
-
-def needs_full_step(ctx: HandContext, tally: HandCredits, completed: int) -> bool:
-    """Whether the trick that makes ``completed`` tricks needs :func:`trick_events`.
-
-    Most tricks only add their points to one team's total (the state machine does that
-    inline); the full step is needed after the last trick (the 5 and the match), after
-    trick 1 when Weis are played (they are resolved then, R7.8), while a Weis waits for its
-    team's first trick (``weis_requires_trick``), and while Stöck may still be claimed to
-    finish (R9.4).
-
-    >>> import jass
-    >>> from jass.engine._context import NO_CREDITS, GameFacts
-    >>> ctx = HandContext(GameFacts.of(jass.rules.SCHIEBER, 1))
-    >>> needs_full_step(ctx, NO_CREDITS, 9), needs_full_step(ctx, NO_CREDITS, 4)
-    (True, False)
-    """
-    return (
-        completed == 9
-        or (completed == 1 and ctx.weis_on)
-        or tally.weis_pending >= 0
-        or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not tally.stoeck_done)
-    )
 
 
 def trick_events(
@@ -348,7 +324,10 @@ def trick_completed(
     """The ledger and the round after ``trick``'s fourth card, the trick credited.
 
     ``before`` is the round the trick was played in. Most tricks only add their points to
-    one team's total, inline here; the others take the full step (:func:`needs_full_step`).
+    one team's total, inline here. The others take the full step (:func:`trick_events`,
+    :func:`credit_step`): the last trick (the 5 and the match), trick 1 when Weis are played
+    (they are resolved then, R7.8), the tricks while a Weis waits for its team's first trick
+    (``weis_requires_trick``), and those while Stöck may still be claimed to finish (R9.4).
     The hand itself is scored by the state machine when the ninth trick is in.
 
     >>> import jass
@@ -390,7 +369,12 @@ def trick_completed(
     tricks_won = (won[0] + 1 - team, won[1] + team)
     completed = tricks_won[0] + tricks_won[1]
     step = ctx.hand_step + completed - 1
-    if needs_full_step(ctx, tally, completed):
+    if (
+        completed == 9
+        or (completed == 1 and ctx.weis_on)
+        or tally.weis_pending >= 0
+        or (ctx.facts.claim_stoeck and ctx.stoeck_seat >= 0 and not tally.stoeck_done)
+    ):
         ledger, events = trick_events((ctx, tally, scores), winner, taken, tricks_won)
         ctx, tally, scores = credit_step(ledger, events, step)
     else:
