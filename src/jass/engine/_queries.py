@@ -374,12 +374,11 @@ class GameQueries:
                 return _EMPTY
             trick = self._trick
             hand = self._hands[self._to_move]
-            if trick:
-                held = _bits(hand)
-                mask = legal_mask(held, trick, self._ctx.data)
-                legal = hand if mask == held else _new_set(CardSet, mask)
-            else:
-                legal = hand  # any card may be led (R5.1)
+            if not trick:
+                return hand  # any card may be led (R5.1); play() asks no more of a lead
+            held = _bits(hand)
+            mask = legal_mask(held, trick, self._ctx.data)
+            legal = hand if mask == held else _new_set(CardSet, mask)
             # A cache that pays (play() checks off-suit cards against it): invisible to
             # equality, hashing and pickling, and thread-safe, since whoever computes it
             # stores the same value in one step.

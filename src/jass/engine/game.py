@@ -56,6 +56,7 @@ from jass.rules import SCHIEBER, RuleSet, find_ruleset
 __all__ = ["Game"]
 
 _new: Final = object.__new__
+_tuple_new: Final = tuple.__new__
 _new_set: Final = int.__new__
 # Int operations on card sets in the hot path: CardSet's own operators are Python methods.
 _SEATS: Final = tuple(Seat)
@@ -543,7 +544,7 @@ def _hand_completed(
             ctx = ctx.with_result(score)
         return _build(ctx, tally, _OVER, -1, hands, (), after, scores, history)
     ctx = ctx.with_result(score)
-    done = new_round(leader=-1, points=after.points, tricks_won=after.tricks_won, plays=after.plays)
+    done = _tuple_new(Round, (-1, *after[1:]))  # the leader cleared, the rest kept in place
     game = _build(ctx, tally, _DEAL, -1, hands, (), done, totals, history)
     ending = end_after_hand(ctx.rules, totals, ctx.facts.setup.hands_played + len(ctx.results))
     if ending is None:
