@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 
 import pytest
 
@@ -24,11 +25,21 @@ def test_shuffled_deck_follows_its_definition(count: int) -> None:
             assert shuffled_deck(seed, purpose, count) == _by_definition(seed, purpose, count)
 
 
-def test_ties_keep_the_card_order_on_both_paths() -> None:
-    keys = (9, 5, 7, 5, 1, 9, *range(100, 130))
+@pytest.mark.parametrize(
+    "keys",
+    [
+        (9, 5, 7, 5, 1, 9, *range(100, 130)),  # whole keys tied
+        (3 << 48 | 9, 3 << 48 | 2, 1 << 48 | 5, 1 << 48 | 4, *range(200 << 48, 232 << 48, 1 << 48)),
+        (1 << 48, 2 << 48 | 7, 2 << 48 | 3, 4 << 48, *range(9 << 48, 41 << 48, 1 << 48)),
+    ],
+)
+def test_ties_of_keys_or_of_their_top_bits_keep_the_order(keys: tuple[int, ...]) -> None:
+    # The second and third rows tie in the top 16 bits only, inside and at the edge of the
+    # first four cards: the short path must step aside for the whole keys.
     expected = sorted(range(36), key=lambda card: (keys[card], card))
+    digest = struct.pack(">36Q", *keys)
     for count in range(1, 37):
-        assert _deck_order(keys, count) == expected[:count]
+        assert _deck_order(digest, count) == expected[:count]
 
 
 def test_the_draw_and_the_deal_follow_the_shuffle() -> None:

@@ -36,6 +36,7 @@ DealtHands = tuple[CardSet, CardSet, CardSet, CardSet]
 
 _new_set: Final = int.__new__
 _KEYS: Final = struct.Struct(">36Q")
+_TOPS: Final = struct.Struct(">" + "H6x" * 36)  # the top 16 bits of each key
 # A list: its __getitem__ is cheaper to call through map() than a tuple's.
 _BITS: Final = [1 << card for card in range(36)]
 # For each forehand, for each seat, the deck positions it is dealt: packet p = 4r + k holds
@@ -62,24 +63,28 @@ def shuffled_deck(seed: int, purpose: str, count: int = 36) -> list[int]:
     (True, [...])
     """
     digest = hashlib.shake_256(f"jass/{seed}/{purpose}".encode()).digest(288)
-    return _deck_order(_KEYS.unpack(digest), count)
+    return _deck_order(digest, count)
 
 
-def _deck_order(keys: tuple[int, ...], count: int = 36) -> list[int]:
-    """The ``count`` cards of smallest ``keys[card]``, in key order, ties in card order.
+def _deck_order(digest: bytes, count: int) -> list[int]:
+    """The ``count`` cards of smallest key in ``digest``, in key order, ties in card order.
 
-    The sort behind :func:`shuffled_deck`. A few cards (the draw for the dealer) come from
-    the sorted keys themselves, each key naming its card; a list's ``__getitem__`` is the
-    cheaper sort key (a tuple's is a slot wrapper).
+    Card ``i``'s key is the ``i``-th big-endian 64-bit word. A few cards (the draw for the
+    dealer) come from the keys' top 16 bits when those already rank them (cheaper to sort,
+    and each names its card); else the whole keys are sorted, a list's ``__getitem__`` as
+    the sort key (a tuple's is a slot wrapper, dearer to call).
 
-    >>> _deck_order((30, 10, 20, 10), 3), _deck_order((30, 10, 20, 10), 1)
-    ([1, 3, 2], [1])
+    >>> keys = (30, 10, 20, 10, *range(40, 72))
+    >>> digest = _KEYS.pack(*keys)
+    >>> _deck_order(digest, 3), _deck_order(digest, 1), _deck_order(digest, 36)[:4]
+    ([1, 3, 2], [1], [1, 3, 2, 0])
     """
     if count <= 4:
-        top = sorted(keys)[:count]
-        if len(set(top)) == count:  # no tie among them: each key names one card
-            return [keys.index(key) for key in top]
-    return sorted(range(len(keys)), key=list(keys).__getitem__)[:count]
+        tops = _TOPS.unpack(digest)
+        first = sorted(tops)[: count + 1]
+        if len(set(first)) == count + 1:  # all apart: the top bits alone rank these cards
+            return [tops.index(top) for top in first[:count]]
+    return sorted(range(36), key=list(_KEYS.unpack(digest)).__getitem__)[:count]
 
 
 def seeded_deal(seed: int, number: int, forehand: int) -> DealtHands:

@@ -31,22 +31,14 @@ from jass._budgets import is_int
 from jass.core.cards import Card, CardSet, as_card
 from jass.core.contracts import Contract
 from jass.core.dealing import DealtHands, check_deal, next_dealer, seeded_deal
-from jass.core.scoring import (
-    ScoringEvent,
-    end_after_hand,
-    score_hand_unchecked,
-)
+from jass.core.play import legal_mask
+from jass.core.scoring import ScoringEvent, end_after_hand, score_hand_unchecked
 from jass.core.seats import Seat, Team
 from jass.core.weis import Weis
 from jass.engine import _crediting as crediting
 from jass.engine._context import NO_CREDITS, GameFacts, HandContext, HandCredits
 from jass.engine._crediting import STOECK_POINTS, Event, Ledger
-from jass.engine._public import (
-    NO_ROUND,
-    Round,
-    new_round,
-    weis_choice,
-)
+from jass.engine._public import NO_ROUND, Round, new_round, weis_choice
 from jass.engine._queries import GameQueries, _set_legal
 from jass.engine.actions import PLAY_ACTIONS, Action, Choose, Deal, DeclareWeis, Play, Shove, Thank
 from jass.engine.hand import GameSetup, HandInfo, Phase
@@ -88,8 +80,6 @@ class Game(GameQueries):
     """
 
     __slots__ = ()  # the fields are GameQueries' slots
-
-    # --- construction -------------------------------------------------------------------
 
     def __init__(self) -> None:
         """Refuse direct construction: a game starts with :meth:`new`."""
@@ -371,7 +361,15 @@ class Game(GameQueries):
                 after, scores, history,
             )  # fmt: skip
         more = trick + (card,)  # noqa: RUF005  (a concatenation: faster than unpacking)
-        return _build(ctx, tally, _PLAY, (seat + 1) & 3, hands, more, self._round, scores, history)
+        to_move = (seat + 1) & 3
+        # The next legal cards (as legal_moves() computes them), cached cheapest while built.
+        hand = hands[to_move]
+        held = _bits(hand)
+        mask = legal_mask(held, more, ctx.data)
+        legal = hand if mask == held else _new_set(CardSet, mask)
+        return _build(
+            ctx, tally, _PLAY, to_move, hands, more, self._round, scores, history, legal=legal
+        )
 
     def _stoeck_scored(self, tally: HandCredits, seat: int) -> Ledger:
         """The ledger after ``seat`` plays the second of its Stöck (rule book R8.1)."""
@@ -504,11 +502,14 @@ def _build(
     round_: Round,
     scores: tuple[int, int],
     history: tuple[Any, Action] | None,
+    *,
+    legal: CardSet | None = None,
 ) -> Game:
     """The one place where the fields of a state are set (in the order of :data:`_FIELDS`).
 
     Each parameter has a type of its own, so a type checker refuses two swapped arguments;
-    the round's leader, points and tricks are set by keyword (:class:`Round`).
+    the round's leader, points and tricks are set by keyword (:class:`Round`). ``legal``
+    fills the cache of :meth:`legal_moves` (``None``: computed when asked).
     """
     game = _new(_Draft)
     game._ctx = ctx
@@ -520,7 +521,7 @@ def _build(
     game._round = round_
     game._scores = scores
     game._history = history
-    game._legal = None
+    game._legal = legal
     game.__class__ = Game  # type: ignore[assignment]
     return game
 
