@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from jass.engine.actions import Action, Thank
+from jass.engine.actions import Action, DeclareWeis, Thank
 from jass.engine.game import Game
 from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
@@ -60,6 +60,46 @@ def true_thank(view: PlayerView, actions: Sequence[Action]) -> Thank | None:
         if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
             return action
     return None
+
+
+class _DecidingBot:
+    """The frame of the built-in bots that decide by kind of decision (internal).
+
+    ``choose_action`` thanks when the view's scores prove it (:func:`true_thank`), and hands
+    the contract choice to ``_choose``, a choice of Weis to ``_declare`` and the card to
+    ``_play``, which each bot defines.
+    """
+
+    def choose_action(self, view: PlayerView) -> Action:
+        """The action to take in ``view``: one of ``view.legal_actions()``.
+
+        >>> import jass
+        >>> from jass.bots import RuleBot
+        >>> g = jass.Game.new(seed=3).deal()
+        >>> RuleBot().choose_action(g.view(g.to_move)) in g.legal_actions()
+        True
+        """
+        actions = view.legal_actions()
+        if not actions:
+            raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
+        thank = true_thank(view, actions)
+        if thank is not None:
+            return thank
+        if view.phase is Phase.CHOOSE:
+            return self._choose(view, actions)
+        declarations = [a for a in actions if isinstance(a, DeclareWeis)]
+        if declarations:
+            return self._declare(view, declarations)
+        return self._play(view)
+
+    def _choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
+        raise NotImplementedError
+
+    def _declare(self, view: PlayerView, options: Sequence[DeclareWeis]) -> Action:
+        raise NotImplementedError
+
+    def _play(self, view: PlayerView) -> Action:
+        raise NotImplementedError
 
 
 class RandomBot:

@@ -19,12 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from jass.bots.base import true_thank
+from jass.bots.base import _DecidingBot
 from jass.core.cards import CARDS, SUIT_MASKS
 from jass.core.contracts import Contract, ContractKind
 from jass.core.play import trick_winner
 from jass.engine.actions import PLAY_ACTIONS, Action, Choose, DeclareWeis, Shove
-from jass.engine.hand import Phase
 from jass.engine.view import PlayerView
 
 __all__ = ["RuleBot", "contract_rating", "heuristic_card", "trumps_suit"]
@@ -150,7 +149,7 @@ def _is_boss(card: int, others: int, contract: Contract, led: int | None = None)
     return all(keys[c] <= mine for c in range(36) if rivals >> c & 1)
 
 
-class RuleBot:
+class RuleBot(_DecidingBot):
     """A heuristic player: see the module's description.
 
     >>> import jass
@@ -165,23 +164,10 @@ class RuleBot:
         self.seed = seed
         self.shove_below = shove_below
 
-    def choose_action(self, view: PlayerView) -> Action:
-        """Thank when the target is reached, else choose a contract, declare Weis, or play.
+    def _declare(self, view: PlayerView, options: Sequence[DeclareWeis]) -> Action:  # noqa: ARG002
+        return max(options, key=lambda a: sum(w.points for w in a.weis))  # the most points
 
-        >>> import jass
-        >>> g = jass.Game.new(seed=2).deal().choose("hearts")
-        >>> RuleBot().choose_action(g.view(g.to_move)).card in g.legal_moves()
-        True
-        """
-        actions = view.legal_actions()
-        thank = true_thank(view, actions)
-        if thank is not None:
-            return thank
-        if view.phase is Phase.CHOOSE:
-            return self._choose(view, actions)
-        declarations = [a for a in actions if isinstance(a, DeclareWeis)]
-        if declarations:
-            return max(declarations, key=lambda a: sum(w.points for w in a.weis))
+    def _play(self, view: PlayerView) -> Action:
         contract = view.contract
         assert contract is not None  # noqa: S101
         unplayed = _FULL & ~int(view.played)

@@ -47,7 +47,7 @@ from typing import Final
 from jass._budgets import count_or_none, seconds_or_none
 from jass.bots._evaluate import Evaluator, Position, make_evaluator, remaining, rollout_margin
 from jass.bots._inference import InferenceModel, log_likelihood, resample
-from jass.bots.base import true_thank
+from jass.bots.base import _DecidingBot
 from jass.bots.rule import contract_rating
 from jass.core.cards import CardSet
 from jass.core.contracts import Contract
@@ -71,7 +71,7 @@ DEFAULT_CANDIDATES: Final = 1
 _BATCH: Final = 4
 
 
-class SearchBot:
+class SearchBot(_DecidingBot):
     """PIMC over sampled worlds, inference optional (see the module's description).
 
     Args:
@@ -143,28 +143,6 @@ class SearchBot:
         self._rng = random.Random(seed)
         #: How often the sampler fell back to a deal that does not explain every Weis.
         self.fallbacks = 0
-
-    def choose_action(self, view: PlayerView) -> Action:
-        """The action to take: a thank, a contract or shove, Weis, or a card.
-
-        >>> import jass
-        >>> g = jass.Game.new(seed=3).deal()
-        >>> SearchBot(samples=2, contract_samples=2).choose_action(g.view(g.to_move)) in (
-        ...     g.legal_actions())
-        True
-        """
-        actions = view.legal_actions()
-        if not actions:
-            raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
-        thank = true_thank(view, actions)
-        if thank is not None:
-            return thank
-        if view.phase is Phase.CHOOSE:
-            return self._choose(view, actions)
-        declarations = [a for a in actions if isinstance(a, DeclareWeis)]
-        if declarations:
-            return self._declare(view, declarations)
-        return self._play(view)
 
     # --- card play ---------------------------------------------------------------------
 
