@@ -57,12 +57,14 @@ typedef struct {
 } Rules;
 
 static inline int popcount64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #else
-    int n = 0;
-    while (x) { x &= x - 1; n++; }
-    return n;
+    /* Without a popcount instruction (baseline x86-64) the builtin is a call: count inline. */
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
 #endif
 }
 

@@ -338,9 +338,9 @@ static int last_trick(const Ctx *c) {
     return w ? -g : g;
 }
 
-/* The exact team-0 value of the last two tricks, from card `pos` of the eighth (plain
- * minimax: at most 16 lines, cheaper than the table). */
-static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
+/* The team-0 value of the last two tricks, from card `pos` of the eighth, probed at
+ * `target` (fail-soft, as search_card: at most 16 lines, cheaper than the table). */
+static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts) {
     int seat = (c->leader + pos) & 3;
     int maxing = (seat & 1) == 0;
     uint64_t moves = legal(&c->r, c->hands[seat], pos, c->trick);
@@ -355,7 +355,7 @@ static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
         int new_top = pos && keys[card] > top_key ? pos : top_pos;
         int v;
         if (pos < 3) {
-            v = exact_two(c, pos + 1, new_top, pts + c->r.points[card]);
+            v = exact_two(c, pos + 1, target, new_top, pts + c->r.points[card]);
         } else {
             int winner = (c->leader + new_top) & 3, w = winner & 1;
             int g = c->sign * (pts + c->r.points[card]);
@@ -367,7 +367,10 @@ static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
             c->match = saved_match;
         }
         c->hands[seat] ^= BIT(card);
-        if (maxing ? v > best : v < best) best = v;
+        if (maxing ? v > best : v < best) {
+            best = v;
+            if (maxing ? best >= target : best < target) break;
+        }
     }
     return best;
 }
@@ -397,7 +400,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     if (cards == 2) {
         int saved[4];
         memcpy(saved, c->trick, sizeof saved);
-        int v = exact_two(c, 0, 0, 0);
+        int v = exact_two(c, 0, target, 0, 0);
         memcpy(c->trick, saved, sizeof saved);
         return v;
     }
