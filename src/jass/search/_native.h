@@ -124,7 +124,7 @@ typedef struct { /* a transposition-table entry: 32 bytes */
     int16_t lo, hi;
     int8_t lead;
     uint8_t cards; /* cards a hand at this position; 0: empty slot */
-    uint16_t pad;
+    uint16_t gen;  /* the call that stored or last found it: older ones are replaced first */
 } Entry;
 
 typedef struct {
@@ -133,6 +133,7 @@ typedef struct {
     int sign; /* +1, or -1 under Misère: what a team takes is credited to the other */
     Entry *tt;
     uint64_t tt_mask, tt_used, tt_limit;
+    uint16_t gen; /* this call's generation (jass_read_root counts the calls) */
     /* search state */
     uint64_t hands[4];
     int leader, trick[4], match;
@@ -142,8 +143,7 @@ typedef struct {
     int root_best;
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
-    int last_value, has_last;       /* the last solve's value: the next one's guess */
-    int card_value[36], card_known[36]; /* each card's last value, for card_values */
+    int last_value, has_last; /* the last call's (best) value: the next one's first guess */
     int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
     /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
      * `live` moves in the table's key; same[s][live] when no card moves. */
