@@ -398,6 +398,13 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     }
     prune_match(c);
     if (cards == 2) {
+        if (c->features & F_BOUNDS) { /* the points left, as below: a probe far off is cut */
+            int left = held_points(r, live) + r->last_bonus;
+            int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
+            int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
+            if (target > upper) return upper;
+            if (target <= lower) return lower;
+        }
         int saved[4];
         memcpy(saved, c->trick, sizeof saved);
         int v = exact_two(c, 0, target, 0, 0);
