@@ -141,6 +141,7 @@ typedef struct {
     double deadline;
     int stopped;
     int root_best;
+    const uint64_t *pre_key; /* the next trick's key, computed by the trick before */
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */

@@ -269,13 +269,14 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int list[9];
     int n = order_moves(c, moves, pos, top_key, partner, hint, list);
     int best = maxing ? -INF : INF, best_card = -1;
-    if (pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3) {
+    int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
+    uint64_t k[9][3];
+    if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
          * read for a cutoff that one of them already proves (enhanced transposition
          * cutoff). */
         int saved_leader = c->leader, saved_match = c->match;
         const int *keys = c->r.keys[c->trick[0] / 9];
-        uint64_t k[9][3];
         int g[9];
         for (int i = 0; i < n; i++) {
             int card = list[i];
@@ -309,11 +310,14 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         c->trick[pos] = card;
         int new_top = pos && c->r.keys[c->trick[0] / 9][card] > top_key ? pos : top_pos;
         int v;
-        if (pos < 3)
+        if (pos < 3) {
             v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
                             NULL);
-        else
+        } else {
+            c->pre_key = etc ? k[i] : NULL; /* read (and cleared) by the next trick's start */
             v = finish_trick(c, target, new_top, pts + c->r.points[card]);
+            c->pre_key = NULL;
+        }
         c->hands[seat] ^= BIT(card);
         if (c->stopped) return 0;
         if (maxing ? v > best : v < best) {
@@ -378,6 +382,8 @@ static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts) {
 /* A trick boundary. */
 static int search_trick(Ctx *c, int target, int *chosen) {
     const Rules *r = &c->r;
+    const uint64_t *pre = c->pre_key;
+    c->pre_key = NULL;
     if (chosen) *chosen = -1;
     if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
     if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
@@ -435,7 +441,11 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     uint64_t k[3];
     int hint = -1;
     if (c->features & F_TABLE) {
-        jass_make_key(c, k);
+        /* The key the trick before computed (its enhanced cutoff), unless the match changed. */
+        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
+            memcpy(k, pre, sizeof k);
+        else
+            jass_make_key(c, k);
         Entry *e = jass_tt_find(c, k, cards, 0);
         if (e) {
             if (e->lo >= target) return e->lo;
