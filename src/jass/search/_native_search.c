@@ -86,10 +86,12 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
     int score[9], n = 0;
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
     uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
+    uint64_t to_mate = 0, ruffed = 0; /* leads the partner takes; leads likely ruffed */
     if (pos == 0 && (c->features & F_ORDER)) {
         const uint64_t *h = c->hands;
         uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
         uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
+        uint64_t mate = h[(c->leader + 2) & 3];
         for (int s = 0; s < 4; s++) {
             uint64_t suit = (uint64_t)0x1FF << (9 * s);
             if (!(moves & suit)) continue;
@@ -97,6 +99,12 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
             /* Any trump may ruff, even from a hand that can follow (R5.3a). */
             if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
+            /* The partner's top card that nobody can ruff: lead the suit to it. */
+            if ((mate & b) && (suit == trumps || !((o1 | o3) & trumps))) to_mate |= moves & suit;
+            /* An opponent void in the suit who holds trumps: a ruff is likely, lead it late. */
+            if (suit != trumps &&
+                ((!(o1 & suit) && (o1 & trumps)) || (!(o3 & suit) && (o3 & trumps))))
+                ruffed |= moves & suit;
         }
     }
     /* Second and third hand: the best key each side can still bring to this trick. */
@@ -122,7 +130,8 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             s = card;
         } else if (pos == 0) {
             s = -(r->points[card] + 2 * r->power[card]);
-            if (winners & BIT(card)) s -= 400;
+            if ((winners | to_mate) & BIT(card)) s -= 400;
+            if (ruffed & BIT(card)) s += 12; /* a little later */
             if (card == hint) s = -100000;
         } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
                    mate_max > opp_max) {
