@@ -68,6 +68,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
         return NULL;
     }
     c->sign = c->r.swap ? -1 : 1;
+    memset(c->killer, -1, sizeof c->killer);
     c->features = (int)features;
     jass_build_canon(c);
     uint64_t cap = 4;

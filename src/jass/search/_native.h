@@ -141,6 +141,7 @@ typedef struct {
     double deadline;
     int stopped;
     int root_best;
+    int8_t killer[16][4]; /* by cards a hand and leader: the last lead that decided a trick */
     const uint64_t *pre_key; /* the next trick's key, computed by the trick before */
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */

@@ -79,9 +79,10 @@ void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *
 }
 
 /* Order the moves: leads by points and power, sure winners first (the table's lead before
- * all), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
+ * all, the killer, the lead that decided the last trick start of as many cards, a little
+ * earlier), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
 static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
-                       int hint, int *out) {
+                       int hint, int killer, int *out) {
     const Rules *r = &c->r;
     int score[9], n = 0;
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
@@ -132,6 +133,7 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             s = -(r->points[card] + 2 * r->power[card]);
             if ((winners | to_mate) & BIT(card)) s -= 400;
             if (ruffed & BIT(card)) s += 12; /* a little later */
+            if (card == killer) s -= 60;
             if (card == hint) s = -100000;
         } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
                    mate_max > opp_max) {
@@ -276,7 +278,8 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int top_key = pos ? c->r.keys[c->trick[0] / 9][c->trick[top_pos]] : -1;
     int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
     int list[9];
-    int n = order_moves(c, moves, pos, top_key, partner, hint, list);
+    int killer = pos ? -1 : c->killer[popcount64(c->hands[seat]) & 15][c->leader];
+    int n = order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
     int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
     uint64_t k[9][3];
@@ -470,6 +473,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     int lead = -1;
     int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead);
     if (c->stopped) return 0;
+    if (lead >= 0) c->killer[cards][c->leader] = (int8_t)lead;
     if (chosen) *chosen = lead;
     if (c->features & F_TABLE) {
         /* Found again: the subtree may have grown (moved) the table. */
@@ -574,6 +578,6 @@ int jass_root_moves(Ctx *c, const Root *root, int *list) {
     memcpy(c->trick, root->trick, sizeof c->trick);
     memcpy(c->hands, root->hands, sizeof c->hands);
     c->leader = root->leader;
-    return order_moves(c, moves, root->n, top_key, partner, -1, list);
+    return order_moves(c, moves, root->n, top_key, partner, -1, -1, list);
 }
 
