@@ -523,8 +523,8 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
 /* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
  * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
  * value moves the next target), in steps that double while they go one way, and bisection
- * takes over once the value is bracketed: a good guess (a sibling card's value, the same
- * card in the last world) needs two or three probes, a poor one a few more. `good` receives the
+ * takes over once the value is bracketed: a good guess (a sibling card's value, the last
+ * call's value) needs two or three probes, a poor one a few more. `good` receives the
  * root card of the last probe that reached its target, or keeps its value. */
 int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
                   int *hi_out, int *good, int *good_value) {
