@@ -68,6 +68,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
         return NULL;
     }
     c->sign = c->r.swap ? -1 : 1;
+    memset(c->killer, -1, sizeof c->killer);
     c->features = (int)features;
     jass_build_canon(c);
     uint64_t cap = 4;
@@ -161,6 +162,7 @@ int jass_read_root(Ctx *c, PyObject *hands, long long leader, PyObject *trick, l
         c->bonus[0] = b[0];
         c->bonus[1] = b[1];
     }
+    c->gen++; /* a new call: the table's entries so far become the first to replace */
     root->own = (root->match >> root->side & 1) ? b[root->side] : 0;
     root->theirs = (root->match >> (root->side ^ 1) & 1) ? b[root->side ^ 1] : 0;
     return 0;
@@ -267,17 +269,17 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
     uint64_t all_legal;
     Py_BEGIN_ALLOW_THREADS
     n = jass_root_moves(c, &root, list);
+    int most = INT_MIN;
     for (int i = 0; i < n; i++) {
         int l, h;
         if (!c->stopped) {
-            /* Guess: this card's value in the last world, else the card before it here. */
-            int card = list[i];
-            int guessed = c->card_known[card] || i > 0;
-            int guess = c->card_known[card] ? c->card_value[card] : (i ? lo[i - 1] : 0);
-            if (jass_bisect(c, &root, card, guess, guessed, &l, &h, NULL, NULL)) {
-                c->card_value[card] = l;
-                c->card_known[card] = 1;
-            }
+            /* Guess: the card before it here (the previous world's value of the same card is
+             * a worse guess: 8% more positions over 32 worlds); the first card takes the last
+             * call's best value. */
+            int guessed = i > 0 || c->has_last;
+            int guess = i ? lo[i - 1] : c->last_value;
+            jass_bisect(c, &root, list[i], guess, guessed, &l, &h, NULL, NULL);
+            if (!c->stopped && l > most) most = l;
         } else {
             l = -(root.left + root.theirs);
             h = root.left + root.own;
@@ -286,6 +288,10 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
         hi[i] = h;
     }
     exact = !c->stopped;
+    if (exact && n) {
+        c->last_value = most;
+        c->has_last = 1;
+    }
     {
         uint64_t live = root.hands[0] | root.hands[1] | root.hands[2] | root.hands[3];
         for (int i = 0; i < root.n; i++) live |= BIT(root.trick[i]);

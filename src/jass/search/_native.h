@@ -57,12 +57,14 @@ typedef struct {
 } Rules;
 
 static inline int popcount64(uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #else
-    int n = 0;
-    while (x) { x &= x - 1; n++; }
-    return n;
+    /* Without a popcount instruction (baseline x86-64) the builtin is a call: count inline. */
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
 #endif
 }
 
@@ -122,7 +124,7 @@ typedef struct { /* a transposition-table entry: 32 bytes */
     int16_t lo, hi;
     int8_t lead;
     uint8_t cards; /* cards a hand at this position; 0: empty slot */
-    uint16_t pad;
+    uint16_t gen;  /* the call that stored or last found it: older ones are replaced first */
 } Entry;
 
 typedef struct {
@@ -131,6 +133,7 @@ typedef struct {
     int sign; /* +1, or -1 under Misère: what a team takes is credited to the other */
     Entry *tt;
     uint64_t tt_mask, tt_used, tt_limit;
+    uint16_t gen; /* this call's generation (jass_read_root counts the calls) */
     /* search state */
     uint64_t hands[4];
     int leader, trick[4], match;
@@ -138,10 +141,11 @@ typedef struct {
     double deadline;
     int stopped;
     int root_best;
+    int8_t killer[16][4]; /* by cards a hand and leader: the last lead that decided a trick */
+    const uint64_t *pre_key; /* the next trick's key, computed by the trick before */
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
-    int last_value, has_last;       /* the last solve's value: the next one's guess */
-    int card_value[36], card_known[36]; /* each card's last value, for card_values */
+    int last_value, has_last; /* the last call's (best) value: the next one's first guess */
     int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
     /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
      * `live` moves in the table's key; same[s][live] when no card moves. */

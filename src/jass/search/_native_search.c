@@ -79,17 +79,20 @@ void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *
 }
 
 /* Order the moves: leads by points and power, sure winners first (the table's lead before
- * all), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
+ * all, the killer, the lead that decided the last trick start of as many cards, a little
+ * earlier), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
 static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
-                       int hint, int *out) {
+                       int hint, int killer, int *out) {
     const Rules *r = &c->r;
     int score[9], n = 0;
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
     uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
+    uint64_t to_mate = 0, ruffed = 0; /* leads the partner takes; leads likely ruffed */
     if (pos == 0 && (c->features & F_ORDER)) {
         const uint64_t *h = c->hands;
         uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
         uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
+        uint64_t mate = h[(c->leader + 2) & 3];
         for (int s = 0; s < 4; s++) {
             uint64_t suit = (uint64_t)0x1FF << (9 * s);
             if (!(moves & suit)) continue;
@@ -97,6 +100,12 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
             /* Any trump may ruff, even from a hand that can follow (R5.3a). */
             if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
+            /* The partner's top card that nobody can ruff: lead the suit to it. */
+            if ((mate & b) && (suit == trumps || !((o1 | o3) & trumps))) to_mate |= moves & suit;
+            /* An opponent void in the suit who holds trumps: a ruff is likely, lead it late. */
+            if (suit != trumps &&
+                ((!(o1 & suit) && (o1 & trumps)) || (!(o3 & suit) && (o3 & trumps))))
+                ruffed |= moves & suit;
         }
     }
     /* Second and third hand: the best key each side can still bring to this trick. */
@@ -122,7 +131,9 @@ static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int p
             s = card;
         } else if (pos == 0) {
             s = -(r->points[card] + 2 * r->power[card]);
-            if (winners & BIT(card)) s -= 400;
+            if ((winners | to_mate) & BIT(card)) s -= 400;
+            if (ruffed & BIT(card)) s += 12; /* a little later */
+            if (card == killer) s -= 60;
             if (card == hint) s = -100000;
         } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
                    mate_max > opp_max) {
@@ -267,15 +278,17 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int top_key = pos ? c->r.keys[c->trick[0] / 9][c->trick[top_pos]] : -1;
     int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
     int list[9];
-    int n = order_moves(c, moves, pos, top_key, partner, hint, list);
+    int killer = pos ? -1 : c->killer[popcount64(c->hands[seat]) & 15][c->leader];
+    int n = order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
-    if (pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3) {
+    int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
+    uint64_t k[9][3];
+    if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
          * read for a cutoff that one of them already proves (enhanced transposition
          * cutoff). */
         int saved_leader = c->leader, saved_match = c->match;
         const int *keys = c->r.keys[c->trick[0] / 9];
-        uint64_t k[9][3];
         int g[9];
         for (int i = 0; i < n; i++) {
             int card = list[i];
@@ -309,11 +322,14 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         c->trick[pos] = card;
         int new_top = pos && c->r.keys[c->trick[0] / 9][card] > top_key ? pos : top_pos;
         int v;
-        if (pos < 3)
+        if (pos < 3) {
             v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
                             NULL);
-        else
+        } else {
+            c->pre_key = etc ? k[i] : NULL; /* read (and cleared) by the next trick's start */
             v = finish_trick(c, target, new_top, pts + c->r.points[card]);
+            c->pre_key = NULL;
+        }
         c->hands[seat] ^= BIT(card);
         if (c->stopped) return 0;
         if (maxing ? v > best : v < best) {
@@ -338,9 +354,9 @@ static int last_trick(const Ctx *c) {
     return w ? -g : g;
 }
 
-/* The exact team-0 value of the last two tricks, from card `pos` of the eighth (plain
- * minimax: at most 16 lines, cheaper than the table). */
-static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
+/* The team-0 value of the last two tricks, from card `pos` of the eighth, probed at
+ * `target` (fail-soft, as search_card: at most 16 lines, cheaper than the table). */
+static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts) {
     int seat = (c->leader + pos) & 3;
     int maxing = (seat & 1) == 0;
     uint64_t moves = legal(&c->r, c->hands[seat], pos, c->trick);
@@ -355,7 +371,7 @@ static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
         int new_top = pos && keys[card] > top_key ? pos : top_pos;
         int v;
         if (pos < 3) {
-            v = exact_two(c, pos + 1, new_top, pts + c->r.points[card]);
+            v = exact_two(c, pos + 1, target, new_top, pts + c->r.points[card]);
         } else {
             int winner = (c->leader + new_top) & 3, w = winner & 1;
             int g = c->sign * (pts + c->r.points[card]);
@@ -367,7 +383,10 @@ static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
             c->match = saved_match;
         }
         c->hands[seat] ^= BIT(card);
-        if (maxing ? v > best : v < best) best = v;
+        if (maxing ? v > best : v < best) {
+            best = v;
+            if (maxing ? best >= target : best < target) break;
+        }
     }
     return best;
 }
@@ -375,6 +394,8 @@ static int exact_two(Ctx *c, int pos, int top_pos, int pts) {
 /* A trick boundary. */
 static int search_trick(Ctx *c, int target, int *chosen) {
     const Rules *r = &c->r;
+    const uint64_t *pre = c->pre_key;
+    c->pre_key = NULL;
     if (chosen) *chosen = -1;
     if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
     if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
@@ -395,9 +416,16 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     }
     prune_match(c);
     if (cards == 2) {
+        if (c->features & F_BOUNDS) { /* the points left, as below: a probe far off is cut */
+            int left = held_points(r, live) + r->last_bonus;
+            int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
+            int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
+            if (target > upper) return upper;
+            if (target <= lower) return lower;
+        }
         int saved[4];
         memcpy(saved, c->trick, sizeof saved);
-        int v = exact_two(c, 0, 0, 0);
+        int v = exact_two(c, 0, target, 0, 0);
         memcpy(c->trick, saved, sizeof saved);
         return v;
     }
@@ -425,7 +453,11 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     uint64_t k[3];
     int hint = -1;
     if (c->features & F_TABLE) {
-        jass_make_key(c, k);
+        /* The key the trick before computed (its enhanced cutoff), unless the match changed. */
+        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
+            memcpy(k, pre, sizeof k);
+        else
+            jass_make_key(c, k);
         Entry *e = jass_tt_find(c, k, cards, 0);
         if (e) {
             if (e->lo >= target) return e->lo;
@@ -441,6 +473,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     int lead = -1;
     int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead);
     if (c->stopped) return 0;
+    if (lead >= 0) c->killer[cards][c->leader] = (int8_t)lead;
     if (chosen) *chosen = lead;
     if (c->features & F_TABLE) {
         /* Found again: the subtree may have grown (moved) the table. */
@@ -490,8 +523,8 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
 /* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
  * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
  * value moves the next target), in steps that double while they go one way, and bisection
- * takes over once the value is bracketed: a good guess (a sibling card's value, the same
- * card in the last world) needs two or three probes, a poor one a few more. `good` receives the
+ * takes over once the value is bracketed: a good guess (a sibling card's value, the last
+ * call's value) needs two or three probes, a poor one a few more. `good` receives the
  * root card of the last probe that reached its target, or keeps its value. */
 int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
                   int *hi_out, int *good, int *good_value) {
@@ -545,6 +578,6 @@ int jass_root_moves(Ctx *c, const Root *root, int *list) {
     memcpy(c->trick, root->trick, sizeof c->trick);
     memcpy(c->hands, root->hands, sizeof c->hands);
     c->leader = root->leader;
-    return order_moves(c, moves, root->n, top_key, partner, -1, list);
+    return order_moves(c, moves, root->n, top_key, partner, -1, -1, list);
 }
 

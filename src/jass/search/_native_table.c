@@ -118,10 +118,20 @@ int jass_tt_alloc(Ctx *c, uint64_t size) {
 Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create) {
     uint64_t slot = mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & c->tt_mask;
     Entry *victim = NULL;
+    int worst = 0;
     for (int j = 0; j < 4; j++) {
         Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
-        if (e->cards && e->k0 == k[0] && e->k1 == k[1] && e->k2 == k[2]) return e;
-        if (!victim || e->cards < victim->cards) victim = e;
+        if (e->cards && e->k0 == k[0] && e->k1 == k[1] && e->k2 == k[2]) {
+            if (create) e->gen = c->gen;
+            return e;
+        }
+        /* The victim: an empty slot, else one of an earlier call (another world's, mostly
+         * dead), else the smallest subtree's. */
+        int rank = !e->cards ? -2 : e->gen != c->gen ? -1 : e->cards;
+        if (!victim || rank < worst) {
+            victim = e;
+            worst = rank;
+        }
     }
     if (!create) return NULL;
     if (!victim->cards) {
@@ -131,10 +141,11 @@ Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create) {
             if (jass_tt_alloc(c, (c->tt_mask + 1) * 2) == 0)
                 return jass_tt_find(c, k, cards, create);
         }
-    } else if (victim->cards > cards + 1) {
-        return NULL; /* keep the bigger subtree's entry */
+    } else if (worst > cards + 1) {
+        return NULL; /* keep the bigger subtree's entry of this call */
     }
     victim->k0 = k[0]; victim->k1 = k[1]; victim->k2 = k[2];
+    victim->gen = c->gen;
     victim->lo = -30000; victim->hi = 30000;
     victim->lead = -1;
     victim->cards = (uint8_t)cards;
