@@ -17,7 +17,7 @@ from gymnasium.utils.env_checker import check_env
 
 import jass
 from jass import Game, Phase, Seat, Team, Thank, rules
-from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, SearchBot
 from jass.engine.view import PlayerView
 from jass.envs import SEAT_ENV_ID, SeatEnv
 from jass.envs.seat import make_bot_factory
@@ -380,6 +380,10 @@ def test_bot_kinds() -> None:
     assert isinstance(bot, MonteCarloBot)
     assert bot.time_limit is None
     assert bot.samples is not None
+    search = make_bot_factory("search")(1)
+    assert isinstance(search, SearchBot)
+    assert search.time_limit is None
+    assert search.samples is not None
 
 
 def test_a_montecarlo_opponent_plays() -> None:

@@ -61,7 +61,7 @@ except ImportError as exc:  # tests/test_env_extras.py hides it
         "pip install 'python-jass[rl]'"
     ) from None
 
-from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, SearchBot
 from jass.core.cards import CardSet
 from jass.core.seats import Seat, Team
 from jass.core.weis import find_weis
@@ -81,7 +81,7 @@ __all__ = ["BOT_KINDS", "BotSpec", "SeatEnv", "make_bot_factory"]
 BotSpec: TypeAlias = "str | Callable[[int], Bot]"
 
 #: The bot kinds known by name.
-BOT_KINDS: Final = ("random", "rule", "montecarlo")
+BOT_KINDS: Final = ("random", "rule", "montecarlo", "search")
 
 #: Deals per decision of ``"montecarlo"`` bots: a fixed count (no time limit), so that
 #: episodes are reproducible.
@@ -102,6 +102,7 @@ _KINDS: Final[dict[str, Callable[[int], Bot]]] = {
     "random": RandomBot,
     "rule": RuleBot,
     "montecarlo": _montecarlo,
+    "search": SearchBot,  # its default budget is a count of worlds: the seed fixes its play
 }
 
 
@@ -109,7 +110,8 @@ def make_bot_factory(spec: BotSpec) -> Callable[[int], Bot]:
     """The factory of seeded bots that ``spec`` names: a kind of :data:`BOT_KINDS`, or itself.
 
     ``"montecarlo"`` makes :class:`~jass.bots.MonteCarloBot` with a fixed number of samples
-    per decision instead of a time limit, so that its play depends on the seed alone. Any
+    per decision instead of a time limit, so that its play depends on the seed alone, and
+    ``"search"`` :class:`~jass.bots.SearchBot` with its default budget (a count too). Any
     callable that takes a seed and returns a bot (a bot class, a ``functools.partial``)
     serves as its own factory.
 
