@@ -62,6 +62,14 @@ def true_thank(view: PlayerView, actions: Sequence[Action]) -> Thank | None:
     return None
 
 
+def _actions_and_thank(view: PlayerView) -> tuple[Sequence[Action], Thank | None]:
+    """The view's legal actions (refused if none) and the true thank among them, if any."""
+    actions = view.legal_actions()
+    if not actions:
+        raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
+    return actions, true_thank(view, actions)
+
+
 class _DecidingBot:
     """The frame of the built-in bots that decide by kind of decision (internal).
 
@@ -79,10 +87,7 @@ class _DecidingBot:
         >>> RuleBot().choose_action(g.view(g.to_move)) in g.legal_actions()
         True
         """
-        actions = view.legal_actions()
-        if not actions:
-            raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
-        thank = true_thank(view, actions)
+        actions, thank = _actions_and_thank(view)
         if thank is not None:
             return thank
         if view.phase is Phase.CHOOSE:
@@ -122,10 +127,7 @@ class RandomBot:
         >>> RandomBot(seed=1).choose_action(g.view(g.to_move)).card in g.legal_moves()
         True
         """
-        actions = view.legal_actions()
-        if not actions:
-            raise InvalidInputError(f"seat {int(view.seat)} has nothing to do now")
-        thank = true_thank(view, actions)
+        actions, thank = _actions_and_thank(view)
         if thank is not None:
             return thank
         choices = [a for a in actions if not isinstance(a, Thank)]
