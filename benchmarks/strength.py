@@ -52,18 +52,22 @@ The figures of the docs (bots page, leaderboard), each run alone, niced, on a sh
         --rules JASSKIT
 
 (all but the first are short of 1,000 deals only for want of the session's time; the same
-lines with ``--deals 1000`` give the release table).
+lines with ``--deals 1000`` give the release table). ``--checkpoint DIR`` keeps each match's
+deals in a file in ``DIR`` (:func:`jass.play_match`'s checkpoint), so that a long match cut
+short goes on where it stopped when the same command is run again with the same code.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import jass
@@ -244,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", default="8,16,32,64", help="SearchBot budgets for 'curve'")
     parser.add_argument("--timing", type=int, default=1, help="hands of self-play timed")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--checkpoint", metavar="DIR",
+        help="keep each match's deals in a file in DIR: a run cut short resumes there",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     named = {"all": ALL_MATCHES, "leaderboard": LEADERBOARD}
     wanted = ",".join(named.get(key, key) for key in args.matches.split(",")).split(",")
@@ -324,8 +332,12 @@ def calibrate_ismcts(seconds: float, preset: str) -> int:
 def run(pool: Executor, name: str, preset: str, ruleset: RuleSet, team_a: BotFactory,
         team_b: BotFactory, args: argparse.Namespace) -> None:
     start = time.perf_counter()
+    checkpoint = None
+    if args.checkpoint is not None:
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{name} {preset} {args.deals} {args.seed}")
+        checkpoint = Path(args.checkpoint) / f"{slug.strip('-').lower()}.json"
     result = play_match(team_a, team_b, args.deals, ruleset=ruleset, seed=args.seed,
-                        executor=pool)
+                        executor=pool, checkpoint=checkpoint)
     points = result.points
     interval = f"[{points.low:+.1f}, {points.high:+.1f}]"
     seconds = time.perf_counter() - start
