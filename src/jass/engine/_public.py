@@ -55,6 +55,7 @@ __all__ = [
 _new_set: Final = int.__new__
 _EMPTY: Final = CardSet(0)
 _TEAMS: Final = tuple(Team)
+_THANKS: Final = (Thank(Team(0)), Thank(Team(1)))  # values: one of each serves every call
 _PLAY: Final = Phase.PLAY
 _CHOOSE: Final = Phase.CHOOSE
 
@@ -323,7 +324,7 @@ def legal_actions(
     """
     actions: list[Play | Choose | Shove | DeclareWeis | Thank]
     if phase is _PLAY:
-        actions = [PLAY_ACTIONS[c] for c in legal]
+        actions = [PLAY_ACTIONS[c] for c in legal.cards()]
         if declaring_open:
             found = find_weis(hand, rules)
             for mask in range(1, 1 << len(found)):
@@ -337,7 +338,7 @@ def legal_actions(
     else:
         return ()
     if thank_refusal(outcome, rules) is None:
-        actions.append(Thank(_TEAMS[mover & 1]))
+        actions.append(_THANKS[mover & 1])
     return tuple(actions)
 
 

@@ -330,6 +330,7 @@ class GameQueries:
             seat,
             self._hands[seat],
             self._declared_by(seat),
+            self._legal if seat == self._to_move else None,
         )
 
     def _public(self) -> PublicHand:

@@ -84,6 +84,7 @@ class PlayerView:
 
     __slots__ = (
         "_excluded",
+        "_legal",
         "_own_weis",
         "_pub",
         "_round",
@@ -111,6 +112,7 @@ class PlayerView:
     _pub: PublicHand
     _round: Round
     _own_weis: tuple[Weis, ...] | None
+    _legal: CardSet | None  # legal_moves(), when the game had them (not part of the value)
     _tricks: tuple[Trick, ...]
     _excluded: tuple[CardSet, CardSet, CardSet, CardSet]
 
@@ -136,22 +138,25 @@ class PlayerView:
         seat: Seat | int,
         hand: CardSet,
         own_weis: tuple[Weis, ...] | None,
+        legal: CardSet | None = None,
     ) -> PlayerView:
-        """A view from its parts (what :meth:`jass.Game.view` calls)."""
+        """A view from its parts (what :meth:`jass.Game.view` calls; ``legal``: its cache)."""
         if seat.__class__ is not Seat:
             if not is_int(seat) or seat not in range(4):
                 raise InvalidInputError(f"seat must be a Seat (0-3), got {seat!r}")
             seat = _SEATS[seat]
-        view = _new(cls)
-        _set_pub(view, pub)
-        _set_round(view, round_)
-        _set_phase(view, phase)
-        _set_to_move(view, _SEATS[to_move] if to_move >= 0 else None)
-        _set_trick(view, trick)
-        _set_scores(view, scores)
-        _set_seat(view, seat)
-        _set_hand(view, hand)
-        _set_own_weis(view, own_weis)
+        view = _new(_Draft)  # plain slot stores, then a PlayerView (as jass.Game is built)
+        view._pub = pub
+        view._round = round_
+        view.phase = phase
+        view.to_move = _SEATS[to_move] if to_move >= 0 else None
+        view.trick = trick
+        view.scores = scores
+        view.seat = seat
+        view.hand = hand
+        view._own_weis = own_weis
+        view._legal = legal
+        view.__class__ = cls  # type: ignore[assignment]
         return view
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -494,7 +499,7 @@ class PlayerView:
         """
         if not self._moving():
             return _EMPTY
-        return legal_now(self.phase, self.hand, self.trick, self._pub.data)
+        return self._legal or legal_now(self.phase, self.hand, self.trick, self._pub.data)
 
     def legal_actions(self) -> tuple[Play | Choose | Shove | DeclareWeis | Thank, ...]:
         """The actions this seat may take now (those of :meth:`jass.Game.legal_actions`).
@@ -581,19 +586,13 @@ class PlayerView:
 _restore: Final = PlayerView._of
 
 
-def _setter(name: str) -> Callable[[PlayerView, Any], None]:
-    setter: Callable[[PlayerView, Any], None] = PlayerView.__dict__[name].__set__
-    return setter
+class _Draft(PlayerView):
+    """A :class:`PlayerView` under construction: plain slot stores (see ``PlayerView._of``)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__
 
 
-_set_pub: Final = _setter("_pub")
-_set_round: Final = _setter("_round")
-_set_phase: Final = _setter("phase")
-_set_to_move: Final = _setter("to_move")
-_set_trick: Final = _setter("trick")
-_set_scores: Final = _setter("scores")
-_set_seat: Final = _setter("seat")
-_set_hand: Final = _setter("hand")
-_set_own_weis: Final = _setter("_own_weis")
-_set_tricks: Final = _setter("_tricks")
-_set_excluded: Final = _setter("_excluded")
+_set_tricks: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_tricks"].__set__
+_set_excluded: Final[Callable[[PlayerView, Any], None]] = PlayerView.__dict__["_excluded"].__set__
