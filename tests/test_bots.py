@@ -117,3 +117,40 @@ def test_bots_need_four_and_a_move() -> None:
         RandomBot().choose_action(Game.new(seed=1).view(Seat(0)))
     assert isinstance(RuleBot(), Bot)
     assert isinstance(MonteCarloBot(), Bot)
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [
+        rules.SCHIEBER.evolve(end_mode="THANK", target=300),
+        rules.SCHIEBER.evolve(end_mode="THANK", target=300, weis_declaration="MANUAL"),
+    ],
+)
+def test_the_thank_is_listed_last_and_thanked_only_when_true(ruleset: rules.RuleSet) -> None:
+    # true_thank and RandomBot read the thank from the end of legal_actions().
+    from jass.bots.base import true_thank  # noqa: PLC0415
+
+    offered = thanked = 0
+    for seed in range(6):
+        game = Game.new(ruleset, seed=seed)
+        bots = [RandomBot(seed=seed * 4 + seat) for seat in range(4)]
+        while not game.is_over:
+            if game.phase is Phase.DEAL:
+                game = game.deal()
+                continue
+            mover = game.to_move
+            assert mover is not None
+            actions = game.legal_actions()
+            thanks = [i for i, a in enumerate(actions) if isinstance(a, Thank)]
+            assert thanks in ([], [len(actions) - 1])
+            offered += bool(thanks)
+            view = game.view(mover)
+            true = [a for a in actions if isinstance(a, Thank)
+                    and game.scores[a.team] >= ruleset.target]  # fmt: skip
+            assert true_thank(view, actions) == (true[0] if true else None)
+            action = bots[int(mover)].choose_action(view)
+            assert not isinstance(action, Thank) or action in true
+            thanked += isinstance(action, Thank)
+            game = game.apply(action)
+    assert offered > 0
+    assert thanked > 0

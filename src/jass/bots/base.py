@@ -49,16 +49,17 @@ class Bot(Protocol):
 def true_thank(view: PlayerView, actions: Sequence[Action]) -> Thank | None:
     """The thank among ``actions`` that the view's scores prove true (rule book R9.2), if any.
 
-    The built-in bots thank only then: a false thank loses the game.
+    The built-in bots thank only then: a false thank loses the game. ``actions`` are as
+    ``legal_actions()`` lists them: the thank, if offered, comes last.
 
     >>> import jass
     >>> g = jass.Game.new(seed=1).deal()
     >>> true_thank(g.view(g.to_move), g.legal_actions()) is None
     True
     """
-    for action in actions:
-        if isinstance(action, Thank) and view.scores[action.team] >= view.ruleset.target:
-            return action
+    last = actions[-1] if actions else None
+    if isinstance(last, Thank) and view.scores[last.team] >= view.ruleset.target:
+        return last
     return None
 
 
@@ -130,8 +131,9 @@ class RandomBot:
         actions, thank = _actions_and_thank(view)
         if thank is not None:
             return thank
-        choices = [a for a in actions if not isinstance(a, Thank)]
-        return self._rng.choice(choices or list(actions))
+        # Any action but the thank (listed last), as long as there is another.
+        choices = actions[:-1] if isinstance(actions[-1], Thank) else actions
+        return self._rng.choice(choices or actions)
 
 
 def play_hand(game: Game, bots: Sequence[Bot]) -> Game:

@@ -312,8 +312,8 @@ def legal_actions(
     """Every action seat ``mover`` may take now, holding ``hand`` with ``legal`` cards to play.
 
     ``Thank`` is offered to the mover's team whenever thanking is allowed (rule book R9.2a),
-    and under ``weis_declaration=MANUAL`` each non-empty choice of the mover's Weis while it
-    may declare (``declaring_open``).
+    always last; under ``weis_declaration=MANUAL``, before it, each non-empty choice of the
+    mover's Weis while it may declare (``declaring_open``).
 
     >>> import jass
     >>> g = jass.Game.new(jass.rules.TOURNAMENT_12, seed=1).deal()
