@@ -56,6 +56,8 @@ _new_set: Final = int.__new__
 _EMPTY: Final = CardSet(0)
 _TEAMS: Final = tuple(Team)
 _THANKS: Final = (Thank(Team(0)), Thank(Team(1)))  # values: one of each serves every call
+#: The seats in the order they play a trick, for each leader.
+PLAY_ORDER: Final = tuple(tuple(Seat((lead + k) & 3) for k in range(4)) for lead in range(4))
 _PLAY: Final = Phase.PLAY
 _CHOOSE: Final = Phase.CHOOSE
 

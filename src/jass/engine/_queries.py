@@ -26,6 +26,7 @@ from jass.core.seats import Seat, Team
 from jass.core.weis import Weis, WeisResult
 from jass.engine._context import HandContext, HandCredits
 from jass.engine._public import (
+    PLAY_ORDER,
     PublicHand,
     Refusal,
     Round,
@@ -228,9 +229,7 @@ class GameQueries:
         if not trick:
             return done
         leader = self._round.leader
-        return done + tuple(
-            (_SEATS[(leader + index) & 3], card) for index, card in enumerate(trick)
-        )
+        return done + tuple(zip(PLAY_ORDER[leader], trick, strict=False))  # the trick is shorter
 
     @property
     def tricks(self) -> tuple[Trick, ...]:

@@ -27,6 +27,7 @@ from jass.core.scoring import GameResult, HandScore
 from jass.core.seats import Seat, Team
 from jass.core.weis import Weis
 from jass.engine._public import (
+    PLAY_ORDER,
     PublicHand,
     Round,
     choose_refusal,
@@ -280,7 +281,7 @@ class PlayerView:
         if not trick:
             return done
         leader = self._round.leader
-        return done + tuple((_SEATS[(leader + i) & 3], card) for i, card in enumerate(trick))
+        return done + tuple(zip(PLAY_ORDER[leader], trick, strict=False))  # the trick is shorter
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
