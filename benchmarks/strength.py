@@ -38,21 +38,25 @@ Command lines::
     python benchmarks/strength.py --deals 200 --matches curve --curve 8,16,32,64,128
 
 The figures of the docs (bots page, leaderboard), each run alone, niced, on a shared
-2-core machine::
+2-core machine (``--workers 1`` while other jobs ran)::
 
     nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches search-mc \
         --rules JASSKIT --timing 10
-    nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --matches search-rule \
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches search-rule \
         --rules JASSKIT
-    nice -n 15 python benchmarks/strength.py --workers 2 --deals 100 --matches search-mc \
-        --rules SCHIEBER
-    nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --matches cheat-rule \
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches cheat-rule \
         --rules JASSKIT
-    nice -n 15 python benchmarks/strength.py --workers 2 --deals 100 --matches search-ismcts \
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches search-ismcts \
         --rules JASSKIT
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches search-mc \
+        --rules SCHIEBER --checkpoint runs
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --samples 128 \
+        --matches search-mcn --rules JASSKIT
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --matches curve \
+        --curve 8,16,32,64 --rules JASSKIT
 
-(all but the first are short of 1,000 deals only for want of the session's time; the same
-lines with ``--deals 1000`` give the release table). ``--checkpoint DIR`` keeps each match's
+(the last two are short of 1,000 deals only for want of the session's time; the same lines
+with ``--deals 1000`` give the release table). ``--checkpoint DIR`` keeps each match's
 deals in a file in ``DIR`` (:func:`jass.play_match`'s checkpoint), so that a long match cut
 short goes on where it stopped when the same command is run again with the same code.
 """

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from jass import Deal, Game, Play, Seat, rules
-from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot
+from jass.bots import Bot, RandomBot, RuleBot, SearchBot
 from jass.cli.commands import main
 from jass.records import loads
 
@@ -180,7 +180,7 @@ def _replayed_by(game: Game, make: Callable[[int], Bot], seats: Sequence[int]) -
 
 
 @pytest.mark.slow
-def test_play_has_monte_carlo_partner_and_opponents_by_default(
+def test_play_has_search_partner_and_opponents_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     record = tmp_path / "game.json"
@@ -188,13 +188,11 @@ def test_play_has_monte_carlo_partner_and_opponents_by_default(
     monkeypatch.setattr("sys.stdin", io.StringIO(numbers(3) + "q\n"))
     assert main(["play", "--seed", "5", "--save", str(record)]) == 0
     out = capsys.readouterr().out
-    assert "Your partner and opponents: MonteCarloBot (128 sampled deals a card)" in out
+    assert "Your partner and opponents: SearchBot (32 sampled worlds a card)" in out
     game = loads(record.read_text(encoding="utf-8"))
     assert sum(isinstance(action, Play) for action in game.history) >= 4
-    # Seeded from the game's seed with a count of deals, not a time limit: reproducible.
-    _replayed_by(
-        game, lambda seat: MonteCarloBot(5 * 4 + seat, samples=128, time_limit=None), (1, 2, 3)
-    )
+    # Seeded from the game's seed with a count of worlds, not a time limit: reproducible.
+    _replayed_by(game, lambda seat: SearchBot(5 * 4 + seat), (1, 2, 3))
 
 
 def test_watch_says_which_bots_play_and_they_play_every_card(
@@ -225,7 +223,7 @@ def test_help_lists_every_command_and_every_default(capsys: pytest.CaptureFixtur
     ):
         assert line in out
     expected = {
-        "play": ["(default: montecarlo)", "(default: SCHIEBER)", "(default: auto)",
+        "play": ["(default: search)", "(default: SCHIEBER)", "(default: auto)",
                  "(default: a new one, shown)"],
         "watch": ["(default: rule)", "(default: 7)", "(default: 1)", "(default: SCHIEBER)"],
         "simulate": ["(default: rule)", "(default: random)", "(default: 100)", "(default: 8)",

@@ -444,9 +444,9 @@ def _parser() -> argparse.ArgumentParser:
         "`jass rules` lists them",
     )  # fmt: skip
     play.add_argument(
-        "--bots", choices=sorted(_BOTS), default="montecarlo",
-        help=f"your partner and opponents (montecarlo: {PLAY_SAMPLES} deals a card, "
-        "about 0.2 s; rule: instant)",
+        "--bots", choices=sorted(_BOTS), default="search",
+        help=f"your partner and opponents (search: {DEFAULT_SAMPLES} worlds a card, the "
+        f"strongest; montecarlo: {PLAY_SAMPLES} deals a card, about 0.2 s; rule: instant)",
     )  # fmt: skip
     play.add_argument(
         "--swiss", action="store_true",
