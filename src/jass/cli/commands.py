@@ -56,6 +56,7 @@ _BOTS = {
 # the shared 2-core development machine (mean 0.23 s, 90% of cards under 0.45 s), unnoticed
 # between the player's cards. A count, not a time limit, so that a seeded game replays the same.
 PLAY_SAMPLES = 128
+PLAY_BOTS = "search"  # the bots of `jass play`: the strongest (see docs/bots.rst)
 _BOT_NAMES = {
     "random": "RandomBot", "rule": "RuleBot", "montecarlo": "MonteCarloBot",
     "search": "SearchBot",
@@ -148,7 +149,7 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
     rules = preset_name(find_ruleset(args.rules)) or args.rules  # as jass rules spells it
     if rules != "SCHIEBER":
         words += ["--rules", rules]
-    if args.bots != "montecarlo":
+    if args.bots != PLAY_BOTS:
         words += ["--bots", args.bots]
     if args.swiss:
         words.append("--swiss")
@@ -444,7 +445,7 @@ def _parser() -> argparse.ArgumentParser:
         "`jass rules` lists them",
     )  # fmt: skip
     play.add_argument(
-        "--bots", choices=sorted(_BOTS), default="search",
+        "--bots", choices=sorted(_BOTS), default=PLAY_BOTS,
         help=f"your partner and opponents (search: {DEFAULT_SAMPLES} worlds a card, the "
         f"strongest; montecarlo: {PLAY_SAMPLES} deals a card, about 0.2 s; rule: instant)",
     )  # fmt: skip
