@@ -26,10 +26,10 @@ from jass.core.scoring import (
     ScoringEvent,
     schneider,
 )
-from jass.core.seats import Seat, Team
+from jass.core.seats import Team
 from jass.core.weis import Weis, WeisResult, resolve_declared_weis
 from jass.engine._context import HandContext, HandCredits
-from jass.engine._public import Round
+from jass.engine._public import PLAY_ORDER, Round
 
 _tuple_new: Final = tuple.__new__
 
@@ -51,9 +51,6 @@ __all__ = [
 #: Unmultiplied value of the Stöck (rule book R8.1).
 STOECK_POINTS: Final = 20
 _TEAMS: Final = tuple(Team)
-_SEATS: Final = tuple(Seat)
-#: The seats in playing order from each leader.
-_PLAY_ORDER: Final = tuple(tuple(_SEATS[(lead + k) & 3] for k in range(4)) for lead in range(4))
 _STOECK: Final = ScoringEvent.STOECK
 _WEIS: Final = ScoringEvent.WEIS
 _TRICK: Final = ScoringEvent.TRICK
@@ -356,7 +353,7 @@ def trick_completed(
     leader = before.leader
     winner = (leader + best) & 3
     team = winner & 1
-    seats = _PLAY_ORDER[leader]
+    seats = PLAY_ORDER[leader]
     plays = before.plays + (  # noqa: RUF005  (a concatenation: faster than unpacking)
         (seats[0], trick[0]),
         (seats[1], trick[1]),
