@@ -26,7 +26,7 @@ import random
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -34,6 +34,7 @@ from pathlib import Path
 from jass._version import __version__
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, SearchBot
 from jass.bots.search import DEFAULT_SAMPLES
+from jass.cli.options import HelpFormatter, count, seconds, shown, with_options
 from jass.cli.screen import Style, narrate, symbols_fit
 from jass.cli.terminal import TerminalGame
 from jass.engine.game import Game
@@ -44,7 +45,7 @@ from jass.jasskit.server import MAX_CONNECTIONS, REQUEST_TIMEOUT
 from jass.matches import play_match
 from jass.naming import Names, counted
 from jass.records import dumps, from_jasskit, loads, unfinished
-from jass.rules import PRESETS, SCHIEBER, RuleSet, find_ruleset, preset_name
+from jass.rules import PRESETS, SCHIEBER, find_ruleset, preset_name
 
 __all__ = ["main", "narrate"]
 
@@ -109,7 +110,7 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    ruleset = _with_options(find_ruleset(args.rules), args.option or [])
+    ruleset = with_options(find_ruleset(args.rules), args.option or [])
     if args.save is not None and not Path(args.save).parent.is_dir():
         raise InvalidInputError(f"--save {args.save}: the directory {Path(args.save).parent} "
                                 "does not exist")  # fmt: skip
@@ -165,58 +166,6 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-def _with_options(ruleset: RuleSet, options: Sequence[str]) -> RuleSet:
-    """``ruleset`` with ``--option NAME=VALUE`` changes, each value read by the option's type."""
-    defaults = SCHIEBER.options()
-    changes: dict[str, object] = {}
-    for option in options:
-        name, equals, text = option.partition("=")
-        name = name.strip().lower().replace("-", "_")
-        if not equals or not name:
-            raise InvalidInputError(f"--option {option!r}: write NAME=VALUE, e.g. target=1000")
-        if name not in defaults:
-            raise InvalidInputError(
-                f"--option {option!r}: unknown option {name!r}; options: {', '.join(defaults)}"
-            )
-        changes[name] = _option_value(name, text.strip(), defaults[name], option)
-    try:
-        return ruleset.evolve(**changes)  # type: ignore[arg-type]
-    except InvalidInputError as exc:
-        raise InvalidInputError(f"--option: {exc}") from None
-
-
-def _option_value(name: str, text: str, default: object, option: str) -> object:
-    """The value ``text`` stands for, for the option whose SCHIEBER value is ``default``."""
-    word = text.casefold()
-    if isinstance(default, bool):
-        if word in ("true", "yes", "on", "1"):
-            return True
-        if word in ("false", "no", "off", "0"):
-            return False
-        raise InvalidInputError(f"--option {option!r}: {name} is true or false")
-    if name in ("target", "match_bonus", "hands"):
-        if name == "hands" and word in ("none", ""):
-            return None
-        try:
-            return int(text)
-        except ValueError:
-            raise InvalidInputError(
-                f"--option {option!r}: {name} is a whole number"
-                + (" or none" if name == "hands" else "")
-            ) from None
-    if name == "contracts":
-        return [part for part in text.replace(",", " ").split() if part]
-    if name == "multipliers" and "," in text:
-        try:
-            return tuple(int(part) for part in text.split(","))
-        except ValueError:
-            raise InvalidInputError(
-                f"--option {option!r}: multipliers is a preset name or six whole numbers "
-                "(♥, ♦, ♠, ♣, Obenabe, Undenufe)"
-            ) from None
-    return text  # enum names and card names: RuleSet reads them, and says what it expects
-
-
 def _replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
@@ -259,16 +208,16 @@ def _rules(args: argparse.Namespace) -> int:
         ruleset = find_ruleset(args.preset)
         print(f"{preset_name(ruleset)}:")
         for option, value in ruleset.options().items():
-            print(f"  {option:<32} {_value(value)}")
+            print(f"  {option:<32} {shown(value)}")
         return 0
     print("Presets (their differences from SCHIEBER):")
     for name, preset in PRESETS.items():
         changes = preset.changes_from(SCHIEBER)
-        text = ", ".join(f"{option}={_value(value)}" for option, value in changes.items())
+        text = ", ".join(f"{option}={shown(value)}" for option, value in changes.items())
         print(f"  {name:<14} {text or '(the defaults)'}")
     print("\nOptions (SCHIEBER's values); derive rules with preset.evolve(option=value):")
     for option, value in SCHIEBER.options().items():
-        print(f"  {option:<32} {_value(value)}")
+        print(f"  {option:<32} {shown(value)}")
     return 0
 
 
@@ -351,68 +300,20 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _value(value: object) -> str:
-    if isinstance(value, frozenset):
-        return " ".join(sorted(str(contract) for contract in value))
-    name = getattr(value, "name", None)
-    return name if isinstance(name, str) else str(value)
-
-
-def _count(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``low``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
-        return value
-
-    return parse
-
-
-def _seconds(text: str) -> float:
-    """An argparse type: a positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text}: seconds must be positive")
-    return value
-
-
-class _HelpFormatter(argparse.HelpFormatter):
-    """Every option's help ends with its default, unless it has none worth saying."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if (
-            "default" in text
-            or any(default is nothing for nothing in (None, False, argparse.SUPPRESS))
-            or not action.option_strings
-        ):
-            return text
-        return f"{text} (default: %(default)s)".lstrip()
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jass",
         description="Schieber, the Swiss card game: play it, watch bots play it, replay a "
         "record, list the rules, measure bots against each other, serve bots.",
         epilog="`jass COMMAND --help` shows a command's options; with no command, jass watch.",
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )  # fmt: skip
     parser.add_argument("--version", action="version", version=f"jass {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
         return commands.add_parser(
-            name, help=summary, description=description, formatter_class=_HelpFormatter
+            name, help=summary, description=description, formatter_class=HelpFormatter
         )
 
     watch = command(
@@ -422,7 +323,7 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("--seed", type=int, default=7, help="seed for the deal and the bots")
     watch.add_argument("--rules", default="SCHIEBER", help="preset name, e.g. SCHIEBER_1000")
     watch.add_argument(
-        "--hands", type=_count(0), default=1, help="hands to play (0: the whole game)"
+        "--hands", type=count(0), default=1, help="hands to play (0: the whole game)"
     )
     watch.add_argument(
         "--bots", choices=sorted(_BOTS), default="rule",
@@ -493,7 +394,7 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--team-b", choices=sorted(_BOTS), default="random", help="second team"
     )
-    simulate.add_argument("--deals", type=_count(1), default=100, help="deals, each played twice")
+    simulate.add_argument("--deals", type=count(1), default=100, help="deals, each played twice")
     simulate.add_argument(
         "--mode", choices=("hands", "games"), default="hands",
         help="each deal starts a hand, or a whole game",
@@ -501,9 +402,9 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--rules", default="SCHIEBER", help="preset name")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
     simulate.add_argument(
-        "--samples", type=_count(1), default=8, help="MonteCarloBot deals per card"
+        "--samples", type=count(1), default=8, help="MonteCarloBot deals per card"
     )
-    simulate.add_argument("--jobs", type=_count(1), default=1, help="worker processes")
+    simulate.add_argument("--jobs", type=count(1), default=1, help="worker processes")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.add_argument(
         "--checkpoint", metavar="FILE", type=Path, default=None,
@@ -519,9 +420,9 @@ def _parser() -> argparse.ArgumentParser:
         "default: one of each, named by its kind)",
     )  # fmt: skip
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
-    serve.add_argument("--port", type=_count(0), default=8888, help="port (0: any free port)")
+    serve.add_argument("--port", type=count(0), default=8888, help="port (0: any free port)")
     serve.add_argument(
-        "--seconds", type=_seconds, default=1.0,
+        "--seconds", type=seconds, default=1.0,
         help="MonteCarloBot budget per move, and SearchBot's most",
     )
     serve.add_argument("--seed", type=int, default=0, help="seed the bots' seeds come from")
@@ -530,11 +431,11 @@ def _parser() -> argparse.ArgumentParser:
         help="refuse (400) other players' undertrumps that only jass-kit's issue #10 allows",
     )  # fmt: skip
     serve.add_argument(
-        "--max-connections", type=_count(1), default=MAX_CONNECTIONS,
+        "--max-connections", type=count(1), default=MAX_CONNECTIONS,
         help="connections served at once; one more is answered 503",
     )  # fmt: skip
     serve.add_argument(
-        "--request-timeout", type=_seconds, default=None, metavar="SECONDS",
+        "--request-timeout", type=seconds, default=None, metavar="SECONDS",
         help=f"seconds a request may take, from its first byte (default {REQUEST_TIMEOUT:g}, "
         "or the Monte Carlo budget plus 10)",
     )  # fmt: skip
