@@ -34,7 +34,7 @@ from pathlib import Path
 from jass._version import __version__
 from jass.bots import Bot, MonteCarloBot, RandomBot, RuleBot, SearchBot
 from jass.bots.search import DEFAULT_SAMPLES
-from jass.cli.options import HelpFormatter, count, seconds, shown, with_options
+from jass.cli.options import HelpFormatter, bot_factory, count, seconds, shown, with_options
 from jass.cli.screen import Style, narrate, symbols_fit
 from jass.cli.terminal import TerminalGame
 from jass.engine.game import Game
@@ -230,8 +230,11 @@ def _progress(done: int, total: int) -> None:
 def _simulate(args: argparse.Namespace) -> int:
     ruleset = find_ruleset(args.rules)
     teams = []
-    for name in (args.team_a, args.team_b):
-        bot = _BOTS[name]
+    for flag, name in (("--team-a", args.team_a), ("--team-b", args.team_b)):
+        try:
+            bot = bot_factory(name, _BOTS)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"{flag}: {exc}") from None
         # Monte Carlo with a fixed number of deals, so that the result does not depend on speed.
         teams.append(
             partial(bot, samples=args.samples, time_limit=None) if bot is MonteCarloBot else bot
@@ -390,10 +393,12 @@ def _parser() -> argparse.ArgumentParser:
         "simulate", "a duplicate match between two bots",
         "A seeded duplicate match between two bots, with 95% intervals.",
     )  # fmt: skip
-    simulate.add_argument("--team-a", choices=sorted(_BOTS), default="rule", help="first team")
+    kinds = ", ".join(sorted(_BOTS))
     simulate.add_argument(
-        "--team-b", choices=sorted(_BOTS), default="random", help="second team"
-    )
+        "--team-a", default="rule", metavar="BOT",
+        help=f"first team: {kinds}, or MODULE:NAME, a bot factory of your own",
+    )  # fmt: skip
+    simulate.add_argument("--team-b", default="random", metavar="BOT", help="second team, the same")
     simulate.add_argument("--deals", type=count(1), default=100, help="deals, each played twice")
     simulate.add_argument(
         "--mode", choices=("hands", "games"), default="hands",

@@ -1,4 +1,4 @@
-"""Reading the ``jass`` command's arguments: ``--option NAME=VALUE``, counts and seconds.
+"""Reading the ``jass`` command's arguments: ``--option NAME=VALUE``, bots, counts, seconds.
 
 Each reader refuses a bad value with a message that names it, before any command runs.
 
@@ -10,12 +10,16 @@ Each reader refuses a bad value with a message that names it, before any command
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+import importlib
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from jass.errors import InvalidInputError
 from jass.rules import SCHIEBER, RuleSet
 
-__all__ = ["HelpFormatter", "count", "seconds", "shown", "with_options"]
+__all__ = ["HelpFormatter", "bot_factory", "count", "seconds", "shown", "with_options"]
 
 
 def with_options(ruleset: RuleSet, options: Sequence[str]) -> RuleSet:
@@ -151,3 +155,55 @@ class HelpFormatter(argparse.HelpFormatter):
         ):
             return text
         return f"{text} (default: %(default)s)".lstrip()
+
+
+def bot_factory(text: str, builtins: Mapping[str, Callable[..., Any]]) -> Callable[..., Any]:
+    """The bot factory ``text`` names: a built-in bot's name, or ``MODULE:NAME`` of your own.
+
+    ``MODULE:NAME`` imports ``MODULE`` (from the current directory too) and takes its
+    attribute ``NAME`` (dotted for a nested one): a class or function that takes a seed and
+    makes a bot, an object with ``choose_action(view)``. One bot is made with seed 0 to check
+    that, so a bad name is refused before any deal is played.
+
+    >>> from jass.bots import RandomBot
+    >>> bot_factory("random", {"random": RandomBot}) is RandomBot
+    True
+    >>> bot_factory("jass.bots:RuleBot", {}).__name__
+    'RuleBot'
+    >>> bot_factory("jass.bots:Nobody", {})
+    Traceback (most recent call last):
+    jass.errors.InvalidInputError: 'jass.bots:Nobody': module jass.bots has no 'Nobody'
+    """
+    if text in builtins:
+        return builtins[text]
+    module_name, colon, name = text.partition(":")
+    if not colon or not module_name or not name:
+        raise InvalidInputError(
+            f"{text!r} is neither a built-in bot ({', '.join(sorted(builtins))}) nor "
+            "MODULE:NAME, e.g. mybots:MyBot"
+        )
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, "")  # `jass` from a console script: find ./mybots.py as python -m does
+    try:
+        found: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InvalidInputError(f"{text!r}: cannot import {module_name}: {exc}") from None
+    for part in name.split("."):
+        if not hasattr(found, part):
+            raise InvalidInputError(f"{text!r}: module {module_name} has no {name!r}")
+        found = getattr(found, part)
+    if not callable(found):
+        raise InvalidInputError(
+            f"{text!r} is not a bot factory: a class or function that takes a seed"
+        )
+    try:
+        sample = found(0)
+    except Exception as exc:  # noqa: BLE001 - the user's code: say what it raised
+        raise InvalidInputError(
+            f"{text!r} did not make a bot from seed 0: {type(exc).__name__}: {exc}"
+        ) from None
+    if not callable(getattr(sample, "choose_action", None)):
+        raise InvalidInputError(
+            f"{text!r} made a {type(sample).__name__}, which has no choose_action(view)"
+        )
+    return cast("Callable[..., Any]", found)
