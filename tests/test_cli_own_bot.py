@@ -1,15 +1,19 @@
-"""`jass simulate` plays a bot of the user's own, named MODULE:NAME, as it plays a built-in."""
+"""`jass simulate` and `jass serve` play a bot of the user's own, named MODULE:NAME."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from jass import Contract, Game, rules
 from jass.cli.commands import main
+from jass.records import to_jasskit_observation
+from tests.kit_helpers import decode, post
 
 # A bot module as a user writes it: RuleBot under another name, a function factory, and
 # names that are not bot factories.
@@ -110,3 +114,53 @@ def test_the_console_script_finds_a_bot_in_the_current_directory(bot_dir: Path) 
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["team_a"] == "mybots_cli:MyBot"
+
+
+@pytest.mark.slow
+def test_jass_serve_serves_an_own_bot_as_a_jasskit_player(bot_dir: Path) -> None:
+    command = [sys.executable, "-m", "jass", "serve", "--port", "0", "--bot", "rule",
+               "--bot", "mine=mybots_cli:MyBot", "--bot", "mybots_cli:make"]  # fmt: skip
+    process = subprocess.Popen(
+        command, cwd=bot_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    watchdog = threading.Timer(60, process.kill)  # a server that never starts fails the test
+    watchdog.start()
+    try:
+        assert process.stdout is not None
+        urls = [process.stdout.readline().split()[0] for _ in range(3)]
+        assert [url.rsplit("/", 1)[1] for url in urls] == ["rule", "mine", "make"]
+        for seed in range(3):
+            game = Game.new(rules.JASSKIT, seed=seed).deal().choose(Contract.OBENABE)
+            for _ in range(seed * 5):
+                game = game.play(game.legal_moves().cards()[0])
+            seat = game.to_move
+            assert seat is not None
+            data = to_jasskit_observation(game.view(seat))
+            answers = [post(url + "/action_play_card", data) for url in urls]
+            assert answers[0][0] == 200
+            assert decode("action_play_card", answers[0][1]) in game.legal_actions()
+            assert answers[1] == answers[0]  # RuleBot by another name answers as RuleBot
+            assert answers[2] == answers[0]
+    finally:
+        watchdog.cancel()
+        process.kill()
+        process.communicate()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("x=mybots_cli:Missing", "--bot x=mybots_cli:Missing: 'mybots_cli:Missing': module"),
+        ("x=nonsense", "unknown bot kind 'nonsense'; choose random, rule, montecarlo, search or"),
+        ("mybots_cli:NoPlayer", "which has no choose_action(view)"),
+    ],
+)
+def test_jass_serve_refuses_a_bad_own_bot(bot_dir: Path, spec: str, message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "jass", "serve", "--port", "0", "--bot", spec],
+        cwd=bot_dir, capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert message in done.stdout
+    assert "Traceback" not in done.stderr

@@ -26,7 +26,7 @@ import random
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -271,17 +271,26 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     kinds: dict[str, str] = {}
+    bots: dict[str, Callable[..., Bot]] = {}
     for spec in args.bot or [f"{kind}={kind}" for kind in BOT_KINDS]:
         name, _, kind = spec.rpartition("=")
-        name = name or kind  # "--bot rule" serves a RuleBot named rule
-        if kind not in BOT_KINDS:
-            raise InvalidInputError(
-                f"--bot {spec}: unknown bot kind {kind!r}; choose {', '.join(BOT_KINDS)}"
-            )
+        # "--bot rule" serves a RuleBot named rule, "--bot mybots:MyBot" a MyBot named MyBot
+        name = name or kind.rpartition(":")[2].rpartition(".")[2]
         if name in kinds:
             raise InvalidInputError(f"--bot {spec}: the name {name!r} is taken")
+        if kind in BOT_KINDS:
+            bots[name] = partial(make_bot, kind, seconds=args.seconds)
+        elif ":" in kind:
+            try:
+                bots[name] = bot_factory(kind, {})
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"--bot {spec}: {exc}") from None
+        else:
+            raise InvalidInputError(
+                f"--bot {spec}: unknown bot kind {kind!r}; choose {', '.join(BOT_KINDS)} "
+                "or MODULE:NAME"
+            )
         kinds[name] = kind
-    bots = {name: partial(make_bot, kind, seconds=args.seconds) for name, kind in kinds.items()}
     # The deadline leaves a Monte Carlo bot its thinking time, and some to spare.
     deadline = args.request_timeout or max(REQUEST_TIMEOUT, args.seconds + 10)
     server = PlayerServer(
@@ -421,8 +430,8 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     serve.add_argument(
         "--bot", action="append", metavar="NAME=KIND",
-        help=f"a player to serve, KIND one of {', '.join(BOT_KINDS)} (repeatable; "
-        "default: one of each, named by its kind)",
+        help=f"a player to serve, KIND one of {', '.join(BOT_KINDS)} or MODULE:NAME, a bot "
+        "factory of your own (repeatable; default: one of each, named by its kind)",
     )  # fmt: skip
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: all)")
     serve.add_argument("--port", type=count(0), default=8888, help="port (0: any free port)")
