@@ -81,7 +81,7 @@ void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *
 /* Order the moves: leads by points and power, sure winners first (the table's lead before
  * all, the killer, the lead that decided the last trick start of as many cards, a little
  * earlier), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
-static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
+int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
                        int hint, int killer, int *out) {
     const Rules *r = &c->r;
     int score[9], n = 0;
@@ -279,7 +279,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
     int list[9];
     int killer = pos ? -1 : c->killer[popcount64(c->hands[seat]) & 15][c->leader];
-    int n = order_moves(c, moves, pos, top_key, partner, hint, killer, list);
+    int n = jass_order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
     int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
     uint64_t k[9][3];
@@ -578,6 +578,6 @@ int jass_root_moves(Ctx *c, const Root *root, int *list) {
     memcpy(c->trick, root->trick, sizeof c->trick);
     memcpy(c->hands, root->hands, sizeof c->hands);
     c->leader = root->leader;
-    return order_moves(c, moves, root->n, top_key, partner, -1, -1, list);
+    return jass_order_moves(c, moves, root->n, top_key, partner, -1, -1, list);
 }
 
