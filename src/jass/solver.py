@@ -514,7 +514,7 @@ def card_values_batch(
     game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     *,
-    threads: int = 1,
+    threads: int | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
     backend: str = "auto",
@@ -524,9 +524,11 @@ def card_values_batch(
     ``game`` (a :class:`~jass.Game` or a bot's :class:`~jass.PlayerView`) gives the decision
     (contract, rules, trick, tricks taken, who is to move); each world gives the four hands
     (the cards still held). One solver, and its table, serves all the worlds of a thread;
-    ``threads`` spreads the worlds (the native core searches them in parallel). The result
-    lists each world's :class:`~jass.search.values.CardValues`, in order: average their
-    ``differences`` per card to play by Monte Carlo. See :func:`jass.search.worlds.batch`.
+    ``threads`` spreads the worlds (the native core searches them in parallel; ``None``, the
+    default, uses every core this process may run on, and one thread in pure Python). The
+    values are the same whatever the threads. The result lists each world's
+    :class:`~jass.search.values.CardValues`, in order: average their ``differences`` per card
+    to play by Monte Carlo. See :func:`jass.search.worlds.batch`.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("obenabe")

@@ -24,6 +24,7 @@ it, as :attr:`jass.solver.Solution.lower` of an exact solve; its points as
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,7 +46,9 @@ if TYPE_CHECKING:
     from jass.engine.game import Game
     from jass.engine.hand import HandInfo
 
-__all__ = ["Analysis", "CardValues", "PlayAnalysis", "analyze_game", "batch", "values"]
+__all__ = [
+    "Analysis", "CardValues", "PlayAnalysis", "analyze_game", "batch", "default_threads", "values",
+]  # fmt: skip
 
 
 def values(
@@ -150,7 +153,7 @@ def batch(
     game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     *,
-    threads: int = 1,
+    threads: int | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
     backend: str = "auto",
@@ -161,7 +164,12 @@ def batch(
     :func:`~jass.sample_deals` with the cards played taken out.
 
     Each thread keeps one solver for all its worlds, so its table carries over. ``threads``
-    above 1 spreads the worlds over that many threads (in parallel on the native core).
+    spreads the worlds over that many threads, searched in parallel on the native core (it
+    releases the GIL); ``None`` (the default) takes the cores this process may use
+    (:func:`default_threads`) on the native core, and one thread in pure Python, where
+    threads cannot search in parallel. The values do not depend on the threads: a finished
+    search gives every card's exact value whichever worlds its solver searched before. Only
+    ``nodes``, and the bounds of a search a limit stopped, do.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
@@ -172,9 +180,13 @@ def batch(
     (3, True)
     """
     contract, leader, tricks, declaring = _position_of(game)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise InvalidInputError(f"threads must be a positive int, got {threads!r}")
-    native_backend(backend)  # validate it here, before any thread starts
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
+        raise InvalidInputError(f"threads must be a positive int or None, got {threads!r}")
+    on_core = native_backend(backend)  # validate it here, before any thread starts
+    if threads is None:
+        threads = default_threads() if on_core else 1
     trick = [int(c) for c in game.trick]
     local = threading.local()
 
@@ -193,6 +205,21 @@ def batch(
         return [one(world) for world in worlds]
     with ThreadPoolExecutor(max_workers=min(threads, len(worlds))) as pool:
         return list(pool.map(one, worlds))
+
+
+def default_threads() -> int:
+    """The threads :func:`batch` uses by default on the native core: the usable cores.
+
+    The cores this process may run on (its CPU affinity where the platform tells it, else
+    :func:`os.cpu_count`), at least 1.
+
+    >>> default_threads() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def _position_of(state: Game | PlayerView) -> tuple[Contract, int, tuple[int, int], int]:
@@ -233,7 +260,7 @@ def game_card_values(
 def game_batch(
     game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
-    threads: int,
+    threads: int | None,
     node_limit: int | None,
     time_limit: float | None,
     backend: str,
