@@ -272,7 +272,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
 }
 
 /* card_values(ctx, hands, leader, trick, t0, t1, declaring, node_limit, time_limit)
- *   -> (((card, lower, upper), ...) for every legal card, exact, nodes, table_used) */
+ *   -> (((card, lower, upper, points), ...) for every legal card, exact, nodes, table_used) */
 static PyObject *card_values(PyObject *self, PyObject *args) {
     (void)self;
     Root root;
@@ -321,7 +321,7 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
         for (int i = 0; i < n; i++)
             if (list[i] == rep[card]) k = i;
         if (k < 0) continue; /* cannot happen: every legal card's rep is a legal rep */
-        PyObject *item = Py_BuildValue("iii", card, lo[k], hi[k]);
+        PyObject *item = Py_BuildValue("iiii", card, lo[k], hi[k], side_points(&root, lo[k]));
         if (!item || PyList_Append(out, item) < 0) {
             Py_XDECREF(item);
             Py_DECREF(out);

@@ -185,7 +185,7 @@ class NativeContext:
         values, exact, nodes, used = core.card_values(
             *self._arguments(hands, leader, trick, tricks, declaring_team, node_limit, time_limit)
         )
-        return values, bool(exact), nodes, used
+        return [(card, lower, upper) for card, lower, upper, _ in values], bool(exact), nodes, used
 
 
 def _ints(name: str, values: Sequence[int]) -> list[int]:

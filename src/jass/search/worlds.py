@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from jass._budgets import count_or_none, seconds_or_none
 from jass.core.cards import CARDS, Card, CardSet
 from jass.core.play import legal_mask, trick_winner
 from jass.core.ruledata import rule_data
@@ -74,19 +75,28 @@ def values(
     (True, ['6H', 'AS'])
     """
     held = [int(h) for h in hands]
+    native = solver.native
+    if native is not None:
+        # The core checks the position and gives the points (see Solver._solve_native).
+        try:
+            found, exact, nodes, _ = native.core.card_values(
+                native.context, held, leader, trick, tricks[0], tricks[1], declaring_team,
+                count_or_none("node_limit", node_limit) or 0,
+                seconds_or_none("time_limit", time_limit) or 0.0,
+            )  # fmt: skip
+        except (InvalidInputError, IndexError, TypeError):
+            solver.check_position(held, leader, trick, tricks)
+            raise
+        lows = {CARDS[card]: lo for card, lo, _, _ in found}
+        highs = {CARDS[card]: hi for card, _, hi, _ in found}
+        points = {CARDS[card]: made for card, _, _, made in found}
+        return CardValues(lows, highs, points, bool(exact), nodes)
     seen, seat = solver.check_position(held, leader, trick, tricks)
     own, theirs = solver._bonuses(seen, leader, trick, tricks, declaring_team)
     left = solver._left_points(seen) + 5
-    if solver.native is not None:
-        found, exact, nodes, _ = solver.native.card_values(
-            held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
-        )
-        lows = {CARDS[card]: lo for card, lo, _ in found}
-        highs = {CARDS[card]: hi for card, _, hi in found}
-    else:
-        lows, highs, exact, nodes = _python_values(
-            solver, held, leader, list(trick), tricks, seat, declaring_team, node_limit, time_limit
-        )
+    lows, highs, exact, nodes = _python_values(
+        solver, held, leader, list(trick), tricks, seat, declaring_team, node_limit, time_limit
+    )
     points = {card: side_points(lo, left, own, theirs) for card, lo in lows.items()}
     return CardValues(lows, highs, points, exact, nodes)
 
