@@ -16,8 +16,9 @@
  * This private header holds what the core's files share: the types, the card-play kernels
  * (inline, for the search's inner loops) and the jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
- * and its keys; _native_search.c the search; _native_playout.c the random play-out; _native.c
- * the Python binding. Only PyInit__native leaves the shared object.
+ * and its keys; _native_search.c the search; _native_guess.c the first guess of a fresh
+ * context; _native_playout.c the random play-out; _native.c the Python binding. Only
+ * PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
