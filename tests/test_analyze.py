@@ -88,3 +88,70 @@ def test_a_batch_from_a_bots_view_equals_the_batch_from_the_game() -> None:
     from_game = card_values_batch(game, worlds, backend="python")
     assert [v.differences for v in from_view] == [v.differences for v in from_game]
     assert all(set(v.differences) == set(game.legal_moves()) for v in from_view)
+
+
+def _batch_decision(seed: int, count: int) -> tuple[jass.Game, list[list[int]]]:
+    """A 5-tricks-left decision and ``count`` worlds sampled from its player's view."""
+    import random  # noqa: PLC0415
+
+    from jass.search.sampling import sample_deals  # noqa: PLC0415
+
+    game = jass.Game.new(jass.rules.SCHIEBER, seed=seed).deal().choose("spades")
+    rng = random.Random(seed)
+    for _ in range(17):
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    assert game.to_move is not None
+    held = 0
+    for hand in game.hands:
+        held |= int(hand)
+    deals = sample_deals(game.view(game.to_move), count, random.Random(seed))
+    return game, [[int(h) & held for h in deal] for deal in deals]
+
+
+def test_a_batch_gives_the_same_values_whatever_the_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """threads=1, 2, 3 and the default agree world by world (each thread's table carries
+    over other worlds); the default asks default_threads() on the native core only."""
+    from jass.search import worlds as module  # noqa: PLC0415
+    from jass.solver import NATIVE, card_values_batch  # noqa: PLC0415
+
+    game, worlds = _batch_decision(7, 9)
+    asked: list[int] = []
+
+    def counted() -> int:
+        asked.append(2)
+        return 2
+
+    monkeypatch.setattr(module, "default_threads", counted)
+    runs = [card_values_batch(game, worlds, threads=t) for t in (1, 2, 3, None)]
+    assert asked == ([2] if NATIVE else [])
+    first = [(v.differences, v.upper, v.points, v.exact) for v in runs[0]]
+    for run in runs[1:]:
+        assert [(v.differences, v.upper, v.points, v.exact) for v in run] == first
+    reference = card_values_batch(game, worlds, backend="python")
+    assert [(v.differences, v.upper, v.points, v.exact) for v in reference] == first
+    assert asked == ([2] if NATIVE else [])  # pure Python: one thread, no question
+
+
+def test_default_threads_counts_the_usable_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os  # noqa: PLC0415
+
+    from jass.search.worlds import default_threads  # noqa: PLC0415
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 5}, raising=False)
+    assert default_threads() == 3
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert default_threads() == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    assert default_threads() == 6
+
+
+@pytest.mark.parametrize("threads", [0, -1, True, 1.5, "2"])
+def test_a_bad_thread_count_is_refused(threads: object) -> None:
+    from jass.solver import card_values_batch  # noqa: PLC0415
+
+    game, worlds = _batch_decision(7, 2)
+    with pytest.raises(InvalidInputError, match="threads must be a positive int or None"):
+        card_values_batch(game, worlds, threads=threads)  # type: ignore[arg-type]

@@ -230,11 +230,11 @@ class Solver(_Search):
         node_limit = count_or_none("node_limit", node_limit)
         time_limit = seconds_or_none("time_limit", time_limit)
         held = [int(h) for h in hands]
-        seen, seat = self.check_position(held, leader, trick, tricks)
         if self.native is not None:
             return self._solve_native(
                 held, leader, trick, tricks, declaring_team, node_limit, time_limit
             )
+        seen, seat = self.check_position(held, leader, trick, tricks)
         side = seat & 1
         self.nodes = 0
         self._limit = node_limit or 1 << 62
@@ -366,22 +366,27 @@ class Solver(_Search):
         node_limit: int | None,
         time_limit: float | None,
     ) -> Solution:
+        # The core checks the position itself: no second check here (a short solve costs
+        # about as much as the checks did). On bad input check_position gives its message.
         native = self.native
         assert native is not None  # noqa: S101
-
-        def run() -> tuple[int, int, int, bool, int, int]:
-            return native.solve(
-                held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
-            )
-
-        # Long solves on a thread of their own, so that Ctrl-C stops them (cancel()).
-        long = held[(leader + len(trick)) & 3].bit_count() >= _FRESH_STACK_CARDS
-        lo, hi, best, exact, nodes, used = self._on_fresh_stack(run) if long else run()
+        arguments = (
+            native.context, held, leader, trick, tricks[0], tricks[1], declaring_team,
+            node_limit or 0, time_limit or 0.0,
+        )  # fmt: skip
+        solve = native.core.solve
+        try:
+            if held[(leader + len(trick)) & 3].bit_count() >= _FRESH_STACK_CARDS:
+                # Long solves on a thread of their own, so that Ctrl-C stops them (cancel()).
+                found = self._on_fresh_stack(lambda: solve(*arguments))
+            else:
+                found = solve(*arguments)
+        except (InvalidInputError, IndexError, TypeError):
+            self.check_position(held, leader, trick, tricks)
+            raise
+        lo, hi, best, exact, nodes, used, points = found
         self.nodes = nodes
-        seen = held[0] | held[1] | held[2] | held[3] | sum(1 << c for c in trick)
-        own, theirs = self._bonuses(seen, leader, trick, tricks, declaring_team)
-        left = self._left_points(seen) + 5
-        return Solution(side_points(lo, left, own, theirs), lo, hi, CARDS[best], exact, nodes, used)
+        return Solution(points, lo, hi, CARDS[best], bool(exact), nodes, used)
 
     def _on_fresh_stack(self, search: Callable[[], _T]) -> _T:
         """Run ``search`` in a new thread, whose frame stack starts empty.
@@ -509,7 +514,7 @@ def card_values_batch(
     game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     *,
-    threads: int = 1,
+    threads: int | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
     backend: str = "auto",
@@ -519,9 +524,11 @@ def card_values_batch(
     ``game`` (a :class:`~jass.Game` or a bot's :class:`~jass.PlayerView`) gives the decision
     (contract, rules, trick, tricks taken, who is to move); each world gives the four hands
     (the cards still held). One solver, and its table, serves all the worlds of a thread;
-    ``threads`` spreads the worlds (the native core searches them in parallel). The result
-    lists each world's :class:`~jass.search.values.CardValues`, in order: average their
-    ``differences`` per card to play by Monte Carlo. See :func:`jass.search.worlds.batch`.
+    ``threads`` spreads the worlds (the native core searches them in parallel; ``None``, the
+    default, uses every core this process may run on, and one thread in pure Python). The
+    values are the same whatever the threads. The result lists each world's
+    :class:`~jass.search.values.CardValues`, in order: average their ``differences`` per card
+    to play by Monte Carlo. See :func:`jass.search.worlds.batch`.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("obenabe")

@@ -59,7 +59,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     long long limit, features;
     if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
     if (jass_arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
-        jass_arg_ll(o_features, 0, 63, "features", &features) < 0)
+        jass_arg_ll(o_features, 0, 127, "features", &features) < 0)
         return NULL;
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
@@ -155,13 +155,13 @@ int jass_read_root(Ctx *c, PyObject *hands, long long leader, PyObject *trick, l
     int b[2];
     b[declaring] = c->r.match_bonus;
     b[declaring ^ 1] = c->r.counter_bonus;
-    if (b[0] != c->bonus[0] || b[1] != c->bonus[1]) {
+    if ((b[0] != c->bonus[0] || b[1] != c->bonus[1]) && c->tt_used) {
         /* Other bonuses: the table's values no longer hold. */
         memset(c->tt, 0, (size_t)(c->tt_mask + 1) * sizeof(Entry));
         c->tt_used = 0;
-        c->bonus[0] = b[0];
-        c->bonus[1] = b[1];
     }
+    c->bonus[0] = b[0];
+    c->bonus[1] = b[1];
     c->gen++; /* a new call: the table's entries so far become the first to replace */
     root->own = (root->match >> root->side & 1) ? b[root->side] : 0;
     root->theirs = (root->match >> (root->side ^ 1) & 1) ? b[root->side ^ 1] : 0;
@@ -223,8 +223,17 @@ static Ctx *read_call(PyObject *args, Root *root) {
     return c;
 }
 
+/* What the side makes from its difference (jass.solver.side_points): the cards' points it is
+ * credited, or all of it with its match, nothing against the opponents' match. */
+static int side_points(const Root *root, int difference) {
+    if (root->own && difference == root->left + root->own) return difference;
+    if (root->theirs && difference == -(root->left + root->theirs)) return 0;
+    int twice = root->left + difference;
+    return twice >= 0 ? twice / 2 : -((1 - twice) / 2); /* Python's floor division */
+}
+
 /* solve(ctx, hands, leader, trick, t0, t1, declaring, node_limit, time_limit)
- *   -> (lower, upper, best, exact, nodes, table_used) */
+ *   -> (lower, upper, best, exact, nodes, table_used, points) */
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     Root root;
@@ -235,8 +244,12 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     int n = jass_root_moves(c, &root, list);
     int good_value = INT_MIN;
-    exact = jass_bisect(c, &root, -1, c->last_value, c->has_last, &lo, &hi, &last_good,
-                        &good_value);
+    int guess = c->last_value, guessed = c->has_last;
+    if (!guessed && (c->features & F_GUESS)) {
+        guess = jass_guess(c, &root);
+        guessed = 1;
+    }
+    exact = jass_bisect(c, &root, -1, guess, guessed, &lo, &hi, &last_good, &good_value);
     if (exact) {
         c->last_value = lo;
         c->has_last = 1;
@@ -254,12 +267,12 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     if (best < 0) best = last_good >= 0 ? last_good : list[0];
     Py_END_ALLOW_THREADS
     c->busy = 0;
-    return Py_BuildValue("iiiiKK", lo, hi, best, exact, (unsigned long long)c->nodes,
-                         (unsigned long long)c->tt_used);
+    return Py_BuildValue("iiiiKKi", lo, hi, best, exact, (unsigned long long)c->nodes,
+                         (unsigned long long)c->tt_used, side_points(&root, lo));
 }
 
 /* card_values(ctx, hands, leader, trick, t0, t1, declaring, node_limit, time_limit)
- *   -> (((card, lower, upper), ...) for every legal card, exact, nodes, table_used) */
+ *   -> (((card, lower, upper, points), ...) for every legal card, exact, nodes, table_used) */
 static PyObject *card_values(PyObject *self, PyObject *args) {
     (void)self;
     Root root;
@@ -308,7 +321,7 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
         for (int i = 0; i < n; i++)
             if (list[i] == rep[card]) k = i;
         if (k < 0) continue; /* cannot happen: every legal card's rep is a legal rep */
-        PyObject *item = Py_BuildValue("iii", card, lo[k], hi[k]);
+        PyObject *item = Py_BuildValue("iiii", card, lo[k], hi[k], side_points(&root, lo[k]));
         if (!item || PyList_Append(out, item) < 0) {
             Py_XDECREF(item);
             Py_DECREF(out);

@@ -16,8 +16,9 @@
  * This private header holds what the core's files share: the types, the card-play kernels
  * (inline, for the search's inner loops) and the jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
- * and its keys; _native_search.c the search; _native_playout.c the random play-out; _native.c
- * the Python binding. Only PyInit__native leaves the shared object.
+ * and its keys; _native_search.c the search; _native_guess.c the first guess of a fresh
+ * context; _native_playout.c the random play-out; _native.c the Python binding. Only
+ * PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
@@ -158,6 +159,7 @@ typedef struct {
 #define F_BOUNDS 8
 #define F_SURE 16
 #define F_RANK 32
+#define F_GUESS 64
 
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31;
@@ -194,6 +196,11 @@ JASS_HIDDEN int jass_probe(Ctx *c, const Root *root, int target, int only);
 JASS_HIDDEN int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed,
                             int *lo_out, int *hi_out, int *good, int *good_value);
 JASS_HIDDEN int jass_root_moves(Ctx *c, const Root *root, int *list);
+JASS_HIDDEN int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key,
+                                 int partner, int hint, int killer, int *out);
+
+/* _native_guess.c */
+JASS_HIDDEN int jass_guess(Ctx *c, const Root *root);
 
 /* _native.c */
 JASS_HIDDEN int jass_arg_ll(PyObject *o, long long lo, long long hi, const char *name,

@@ -81,7 +81,7 @@ void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *
 /* Order the moves: leads by points and power, sure winners first (the table's lead before
  * all, the killer, the lead that decided the last trick start of as many cards, a little
  * earlier), follows by taking the trick cheaply, or feeding points to a partner who holds it. */
-static int order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
+int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
                        int hint, int killer, int *out) {
     const Rules *r = &c->r;
     int score[9], n = 0;
@@ -279,7 +279,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
     int list[9];
     int killer = pos ? -1 : c->killer[popcount64(c->hands[seat]) & 15][c->leader];
-    int n = order_moves(c, moves, pos, top_key, partner, hint, killer, list);
+    int n = jass_order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
     int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
     uint64_t k[9][3];
@@ -342,47 +342,44 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     return best;
 }
 
-/* The last trick, every card forced: its team-0 value. */
-static int last_trick(const Ctx *c) {
-    const Rules *r = &c->r;
-    const uint64_t *h = c->hands;
-    int t[4];
-    for (int i = 0; i < 4; i++) t[i] = lowest(h[(c->leader + i) & 3]);
-    int w = (c->leader + winner_of(r, 4, t)) & 1;
-    int g = c->sign * (held_points(r, h[0] | h[1] | h[2] | h[3]) + r->last_bonus);
-    if (c->match >> w & 1) g += c->bonus[w];
-    return w ? -g : g;
-}
-
 /* The team-0 value of the last two tricks, from card `pos` of the eighth, probed at
- * `target` (fail-soft, as search_card: at most 16 lines, cheaper than the table). */
-static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts) {
+ * `target` (fail-soft, as search_card: at most 16 lines, cheaper than the table). `all` is
+ * the points of the eight cards still in play at the eighth trick's start. */
+static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts, int all) {
+    const Rules *r = &c->r;
     int seat = (c->leader + pos) & 3;
     int maxing = (seat & 1) == 0;
-    uint64_t moves = legal(&c->r, c->hands[seat], pos, c->trick);
-    const int *keys = pos ? c->r.keys[c->trick[0] / 9] : c->r.keys[lowest(moves) / 9];
+    uint64_t moves = legal(r, c->hands[seat], pos, c->trick);
+    const int *keys = pos ? r->keys[c->trick[0] / 9] : r->keys[lowest(moves) / 9];
     int top_key = pos ? keys[c->trick[top_pos]] : -1;
     int best = maxing ? -INF : INF;
     for (; moves; moves &= moves - 1) {
         int card = lowest(moves);
-        if (pos == 0) keys = c->r.keys[card / 9];
-        c->hands[seat] ^= BIT(card);
-        c->trick[pos] = card;
+        if (pos == 0) keys = r->keys[card / 9];
         int new_top = pos && keys[card] > top_key ? pos : top_pos;
         int v;
         if (pos < 3) {
-            v = exact_two(c, pos + 1, target, new_top, pts + c->r.points[card]);
+            c->hands[seat] ^= BIT(card);
+            c->trick[pos] = card;
+            v = exact_two(c, pos + 1, target, new_top, pts + r->points[card], all);
+            c->hands[seat] ^= BIT(card);
         } else {
+            /* The eighth trick's winner leads the ninth, every card of which is forced: its
+             * points are what the eighth left. */
+            int eighth = pts + r->points[card];
             int winner = (c->leader + new_top) & 3, w = winner & 1;
-            int g = c->sign * (pts + c->r.points[card]);
-            int saved_leader = c->leader, saved_match = c->match;
-            c->leader = winner;
-            c->match &= 1 << w;
-            v = (w ? -g : g) + last_trick(c);
-            c->leader = saved_leader;
-            c->match = saved_match;
+            uint64_t held = c->hands[seat] ^ BIT(card);
+            int t[4];
+            for (int i = 0; i < 4; i++) {
+                int who = (winner + i) & 3;
+                t[i] = lowest(who == seat ? held : c->hands[who]);
+            }
+            int w9 = (winner + winner_of(r, 4, t)) & 1;
+            int g = c->sign * eighth;
+            int g9 = c->sign * (all - eighth + r->last_bonus);
+            if (w9 == w && (c->match >> w & 1)) g9 += c->bonus[w];
+            v = (w ? -g : g) + (w9 ? -g9 : g9);
         }
-        c->hands[seat] ^= BIT(card);
         if (maxing ? v > best : v < best) {
             best = v;
             if (maxing ? best >= target : best < target) break;
@@ -425,7 +422,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         }
         int saved[4];
         memcpy(saved, c->trick, sizeof saved);
-        int v = exact_two(c, 0, target, 0, 0);
+        int v = exact_two(c, 0, target, 0, 0, held_points(r, live));
         memcpy(c->trick, saved, sizeof saved);
         return v;
     }
@@ -578,6 +575,6 @@ int jass_root_moves(Ctx *c, const Root *root, int *list) {
     memcpy(c->trick, root->trick, sizeof c->trick);
     memcpy(c->hands, root->hands, sizeof c->hands);
     c->leader = root->leader;
-    return order_moves(c, moves, root->n, top_key, partner, -1, -1, list);
+    return jass_order_moves(c, moves, root->n, top_key, partner, -1, -1, list);
 }
 

@@ -40,8 +40,10 @@ _LOG = logging.getLogger("jass")
 #: The search features (bits): transposition table, move ordering, merging equivalent cards,
 #: bounds from the points left, sure points (quick tricks), relative-rank table keys. All on by
 #: default; the benchmark turns them off one by one.
-FEATURES: Final = {"table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32}
-_ALL_FEATURES: Final = 63
+FEATURES: Final = {
+    "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
+}  # fmt: skip
+_ALL_FEATURES: Final = 127
 
 
 def _load() -> ModuleType | None:
@@ -94,7 +96,10 @@ class NativeContext:
         if core is None:
             raise InvalidInputError("the native search core is not available (NATIVE is False)")
         self.rules = rule_data(contract, ruleset)
-        self._context: Any = core.new_context(self.rules, table_limit, features)
+        #: The extension module and this context's capsule: callers on a hot path
+        #: (:meth:`jass.solver.Solver.solve`) call ``core.solve(context, ...)`` directly.
+        self.core: ModuleType = core
+        self.context: Any = core.new_context(self.rules, table_limit, features)
 
     def cancel(self) -> None:
         """Stop this context's running solve (from another thread): it returns bounds.
@@ -108,7 +113,7 @@ class NativeContext:
         ...     assert context.solve([1 << 8, 1 << 7, 1 << 17, 1 << 16], 0, (), (4, 4), 0, 0, 0)[3]
         """
         assert core is not None  # noqa: S101
-        core.cancel(self._context)
+        core.cancel(self.context)
 
     def _arguments(
         self,
@@ -126,7 +131,7 @@ class NativeContext:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
             raise InvalidInputError(f"time_limit must be a number of seconds, got {time_limit!r}")
         return (
-            self._context, _ints("hands", hands), leader, _ints("trick", trick),
+            self.context, _ints("hands", hands), leader, _ints("trick", trick),
             tricks[0], tricks[1], declaring_team, node_limit, float(time_limit),
         )  # fmt: skip
 
@@ -152,7 +157,7 @@ class NativeContext:
         ``node_limit`` and ``time_limit`` are 0 for none.
         """
         assert core is not None  # noqa: S101  (a context exists only with the core)
-        lower, upper, best, exact, nodes, used = core.solve(
+        lower, upper, best, exact, nodes, used, _ = core.solve(
             *self._arguments(hands, leader, trick, tricks, declaring_team, node_limit, time_limit)
         )
         return lower, upper, best, bool(exact), nodes, used
@@ -180,7 +185,7 @@ class NativeContext:
         values, exact, nodes, used = core.card_values(
             *self._arguments(hands, leader, trick, tricks, declaring_team, node_limit, time_limit)
         )
-        return values, bool(exact), nodes, used
+        return [(card, lower, upper) for card, lower, upper, _ in values], bool(exact), nodes, used
 
 
 def _ints(name: str, values: Sequence[int]) -> list[int]:

@@ -24,11 +24,13 @@ it, as :attr:`jass.solver.Solution.lower` of an exact solve; its points as
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from jass._budgets import count_or_none, seconds_or_none
 from jass.core.cards import CARDS, Card, CardSet
 from jass.core.play import legal_mask, trick_winner
 from jass.core.ruledata import rule_data
@@ -45,7 +47,9 @@ if TYPE_CHECKING:
     from jass.engine.game import Game
     from jass.engine.hand import HandInfo
 
-__all__ = ["Analysis", "CardValues", "PlayAnalysis", "analyze_game", "batch", "values"]
+__all__ = [
+    "Analysis", "CardValues", "PlayAnalysis", "analyze_game", "batch", "default_threads", "values",
+]  # fmt: skip
 
 
 def values(
@@ -71,19 +75,28 @@ def values(
     (True, ['6H', 'AS'])
     """
     held = [int(h) for h in hands]
+    native = solver.native
+    if native is not None:
+        # The core checks the position and gives the points (see Solver._solve_native).
+        try:
+            found, exact, nodes, _ = native.core.card_values(
+                native.context, held, leader, trick, tricks[0], tricks[1], declaring_team,
+                count_or_none("node_limit", node_limit) or 0,
+                seconds_or_none("time_limit", time_limit) or 0.0,
+            )  # fmt: skip
+        except (InvalidInputError, IndexError, TypeError):
+            solver.check_position(held, leader, trick, tricks)
+            raise
+        lows = {CARDS[card]: lo for card, lo, _, _ in found}
+        highs = {CARDS[card]: hi for card, _, hi, _ in found}
+        points = {CARDS[card]: made for card, _, _, made in found}
+        return CardValues(lows, highs, points, bool(exact), nodes)
     seen, seat = solver.check_position(held, leader, trick, tricks)
     own, theirs = solver._bonuses(seen, leader, trick, tricks, declaring_team)
     left = solver._left_points(seen) + 5
-    if solver.native is not None:
-        found, exact, nodes, _ = solver.native.card_values(
-            held, leader, trick, tricks, declaring_team, node_limit or 0, time_limit or 0.0
-        )
-        lows = {CARDS[card]: lo for card, lo, _ in found}
-        highs = {CARDS[card]: hi for card, _, hi in found}
-    else:
-        lows, highs, exact, nodes = _python_values(
-            solver, held, leader, list(trick), tricks, seat, declaring_team, node_limit, time_limit
-        )
+    lows, highs, exact, nodes = _python_values(
+        solver, held, leader, list(trick), tricks, seat, declaring_team, node_limit, time_limit
+    )
     points = {card: side_points(lo, left, own, theirs) for card, lo in lows.items()}
     return CardValues(lows, highs, points, exact, nodes)
 
@@ -150,7 +163,7 @@ def batch(
     game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
     *,
-    threads: int = 1,
+    threads: int | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
     backend: str = "auto",
@@ -161,7 +174,12 @@ def batch(
     :func:`~jass.sample_deals` with the cards played taken out.
 
     Each thread keeps one solver for all its worlds, so its table carries over. ``threads``
-    above 1 spreads the worlds over that many threads (in parallel on the native core).
+    spreads the worlds over that many threads, searched in parallel on the native core (it
+    releases the GIL); ``None`` (the default) takes the cores this process may use
+    (:func:`default_threads`) on the native core, and one thread in pure Python, where
+    threads cannot search in parallel. The values do not depend on the threads: a finished
+    search gives every card's exact value whichever worlds its solver searched before. Only
+    ``nodes``, and the bounds of a search a limit stopped, do.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("obenabe")
@@ -172,9 +190,13 @@ def batch(
     (3, True)
     """
     contract, leader, tricks, declaring = _position_of(game)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise InvalidInputError(f"threads must be a positive int, got {threads!r}")
-    native_backend(backend)  # validate it here, before any thread starts
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
+        raise InvalidInputError(f"threads must be a positive int or None, got {threads!r}")
+    on_core = native_backend(backend)  # validate it here, before any thread starts
+    if threads is None:
+        threads = default_threads() if on_core else 1
     trick = [int(c) for c in game.trick]
     local = threading.local()
 
@@ -193,6 +215,21 @@ def batch(
         return [one(world) for world in worlds]
     with ThreadPoolExecutor(max_workers=min(threads, len(worlds))) as pool:
         return list(pool.map(one, worlds))
+
+
+def default_threads() -> int:
+    """The threads :func:`batch` uses by default on the native core: the usable cores.
+
+    The cores this process may run on (its CPU affinity where the platform tells it, else
+    :func:`os.cpu_count`), at least 1.
+
+    >>> default_threads() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def _position_of(state: Game | PlayerView) -> tuple[Contract, int, tuple[int, int], int]:
@@ -233,7 +270,7 @@ def game_card_values(
 def game_batch(
     game: Game | PlayerView,
     worlds: Sequence[Sequence[int]],
-    threads: int,
+    threads: int | None,
     node_limit: int | None,
     time_limit: float | None,
     backend: str,
