@@ -55,11 +55,11 @@ The figures of the docs (bots page, leaderboard), each run alone, niced, on a sh
         --rules SCHIEBER --checkpoint runs
     nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --samples 128 \
         --matches search-mcn --rules JASSKIT
-    nice -n 15 python benchmarks/strength.py --workers 2 --deals 200 --matches curve \
-        --curve 8,16,32,64 --rules JASSKIT
+    nice -n 15 python benchmarks/strength.py --workers 2 --deals 1000 --matches curve \
+        --curve 8,16,32,64 --rules JASSKIT --checkpoint runs
 
-(the last two are short of 1,000 deals only for want of the session's time; the same lines
-with ``--deals 1000`` give the release table). ``--checkpoint DIR`` keeps each match's
+(the MonteCarloBot(128) line is short of 1,000 deals only for want of the session's time;
+with ``--deals 1000`` it gives the release figure). ``--checkpoint DIR`` keeps each match's
 deals in a file in ``DIR`` (:func:`jass.play_match`'s checkpoint), so that a long match cut
 short goes on where it stopped when the same command is run again with the same code.
 """
