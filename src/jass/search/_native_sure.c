@@ -28,6 +28,28 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
             pair = top | low;
         }
     }
+    if (!pair || !can_plain || !(c->features & F_CASH)) return pair;
+    /* The partner, on lead, then cashes his top cards in a row of the plain suits (nobody can
+     * ruff), of suits the leader's quick tricks left alone (the partner need not follow
+     * them), as long as he can keep them all through the quick tricks. */
+    uint64_t rest = live & ~quick & ~pair, quick_suits = 0;
+    for (int s = 0; s < 4; s++)
+        if (quick & ((uint64_t)0x1FF << (9 * s))) quick_suits |= (uint64_t)0x1FF << (9 * s);
+    int spare = popcount64(mate) - 1 - popcount64(quick);
+    for (int s = 0; s < 4; s++) {
+        uint64_t suit = (uint64_t)0x1FF << (9 * s);
+        if (suit == r->trump_mask || (suit & quick_suits) || !(mate & suit)) continue;
+        uint64_t run = 0;
+        for (int i = 0; i < 9; i++) {
+            uint64_t b = BIT(r->order[s][i]);
+            if (!(rest & b)) continue;
+            if (!(mate & b)) break;
+            run |= b;
+        }
+        if (popcount64(run) > spare) break;
+        spare -= popcount64(run);
+        pair |= run;
+    }
     return pair;
 }
 
@@ -88,7 +110,7 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     if (tricks < popcount64(mine) && (c->features & F_CROSS)) {
         uint64_t cross = crossing(c, live, quick, can_plain);
         masks[team] |= cross;
-        tricks += cross != 0;
+        tricks += popcount64(cross & h[(leader + 2) & 3]);
     }
     sure[0] = held_points(r, masks[0]);
     sure[1] = held_points(r, masks[1]);
