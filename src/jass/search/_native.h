@@ -162,6 +162,7 @@ typedef struct {
 #define F_GUESS 64
 #define F_CROSS 128
 #define F_CASH 256
+#define F_FORCED 512
 
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31;

@@ -1,6 +1,19 @@
 /* Sure points at a trick boundary: DDS's quick tricks, counted in points. */
 #include "_native.h"
 
+/* The k cards of fewest points among `cards` (all of them if fewer). */
+static uint64_t least(const Rules *r, uint64_t cards, int k) {
+    uint64_t chosen = 0;
+    for (; k > 0 && cards; k--) {
+        uint64_t pick = 0;
+        for (uint64_t m = cards; m; m &= m - 1)
+            if (!pick || r->points[lowest(m)] < r->points[lowest(pick)]) pick = m & -m;
+        chosen |= pick;
+        cards &= ~pick;
+    }
+    return chosen;
+}
+
 /* After the leader's quick tricks, one more trick for its team: a card led to the partner's
  * top card of a suit that nobody can ruff (the suit is trumps, or the opponents hold none
  * once the leader's trumps are led, `can_plain`). The partner keeps that card through the
@@ -59,8 +72,10 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
  * it holds in a row, led one by one; then, if those pull every opponent's trump (they must
  * follow a trump lead, R5.4; a lone Buur is never left out here, the leader holds it or it is
  * gone), its top cards in a row of each plain suit; then one more trick, led to a top card
- * of the partner's (crossing). sure[t] gets team t's sure points; returns the number of the
- * leader's team's quick tricks, its whole hand when the team takes every trick.
+ * of the partner's (crossing), and the partner's top cards in a row after it; with the cards
+ * of fewest points each hand must play into those tricks (an opponent follows each suit led
+ * while he can). sure[t] gets team t's sure points; returns the number of the leader's team's
+ * quick tricks, its whole hand when the team takes every trick.
  * Only where points count for their taker (not Misere): there the leader wants them. */
 int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     const Rules *r = &c->r;
@@ -107,13 +122,31 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     }
     masks[team] |= quick;
     int tricks = popcount64(quick);
+    uint64_t cross = 0;
     if (tricks < popcount64(mine) && (c->features & F_CROSS)) {
-        uint64_t cross = crossing(c, live, quick, can_plain);
+        cross = crossing(c, live, quick, can_plain);
         masks[team] |= cross;
         tricks += popcount64(cross & h[(leader + 2) & 3]);
     }
     sure[0] = held_points(r, masks[0]);
     sure[1] = held_points(r, masks[1]);
+    if (tricks && (c->features & F_FORCED)) {
+        /* Each hand plays `tricks` cards into those tricks: the fewest points of those not
+         * counted yet. (The other team's masks are empty here: the leader's team holds the
+         * top trump, or there are no trumps.) */
+        uint64_t led = quick | (masks[team] & h[(leader + 2) & 3] & cross);
+        for (int p = 0; p < 4; p++) {
+            uint64_t forced = 0;
+            if ((p ^ leader) & 1) /* an opponent follows each suit led while he can */
+                for (int s = 0; s < 4; s++) {
+                    uint64_t suit = (uint64_t)0x1FF << (9 * s);
+                    forced |= least(r, h[p] & suit, popcount64(led & suit));
+                }
+            uint64_t free = h[p] & ~masks[team] & ~forced;
+            int k = tricks - popcount64(h[p] & masks[team]) - popcount64(forced);
+            sure[team] += held_points(r, forced | least(r, free, k));
+        }
+    }
     return tricks;
 }
 

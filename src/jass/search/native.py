@@ -43,9 +43,9 @@ _LOG = logging.getLogger("jass")
 #: default; the benchmark turns them off one by one.
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
-    "crossing": 128, "cashing": 256,
+    "crossing": 128, "cashing": 256, "forced": 512,
 }  # fmt: skip
-_ALL_FEATURES: Final = 511
+_ALL_FEATURES: Final = 1023
 
 
 def _load() -> ModuleType | None:
