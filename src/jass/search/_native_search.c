@@ -369,6 +369,23 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         memcpy(c->trick, saved, sizeof saved);
         return v;
     }
+    uint64_t k[3];
+    int hint = -1;
+    if (c->features & F_TABLE) {
+        /* Looked up before the sure points, which cost more (the key holds the match chances
+         * they have not cleared yet). The key the trick before computed (its enhanced
+         * cutoff), unless the match changed. */
+        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
+            memcpy(k, pre, sizeof k);
+        else
+            jass_make_key(c, k);
+        Entry *e = jass_tt_find(c, k, cards, 0);
+        if (e) {
+            if (e->lo >= target) return e->lo;
+            if (e->hi < target) return e->hi;
+            hint = e->lead;
+        }
+    }
     int left = held_points(r, live) + r->last_bonus;
     int sure[2] = {0, 0};
     /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
@@ -389,21 +406,6 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     if (c->features & (F_BOUNDS | F_SURE)) {
         if (target > upper) return upper;
         if (target <= lower) return lower;
-    }
-    uint64_t k[3];
-    int hint = -1;
-    if (c->features & F_TABLE) {
-        /* The key the trick before computed (its enhanced cutoff), unless the match changed. */
-        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
-            memcpy(k, pre, sizeof k);
-        else
-            jass_make_key(c, k);
-        Entry *e = jass_tt_find(c, k, cards, 0);
-        if (e) {
-            if (e->lo >= target) return e->lo;
-            if (e->hi < target) return e->hi;
-            hint = e->lead;
-        }
     }
     uint64_t reps[4];
     if ((c->features & F_MERGE) && cards > 3)

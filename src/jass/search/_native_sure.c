@@ -27,7 +27,7 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
     int most = -1;
     for (int s = 0; s < 4; s++) {
         uint64_t suit = (uint64_t)0x1FF << (9 * s);
-        if (!(mine & suit) || (suit != r->trump_mask && !can_plain)) continue;
+        if (!(mine & suit) || !(mate & suit) || (suit != r->trump_mask && !can_plain)) continue;
         uint64_t top = 0, low = 0;
         for (int i = 0; i < 9 && !top; i++) top = live & BIT(r->order[s][i]);
         if (!(mate & top)) continue;
@@ -140,11 +140,12 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
             if ((p ^ leader) & 1) /* an opponent follows each suit led while he can */
                 for (int s = 0; s < 4; s++) {
                     uint64_t suit = (uint64_t)0x1FF << (9 * s);
-                    forced |= least(r, h[p] & suit, popcount64(led & suit));
+                    if (led & suit) forced |= least(r, h[p] & suit, popcount64(led & suit));
                 }
             uint64_t free = h[p] & ~masks[team] & ~forced;
             int k = tricks - popcount64(h[p] & masks[team]) - popcount64(forced);
-            sure[team] += held_points(r, forced | least(r, free, k));
+            if (k > 0) forced |= least(r, free, k);
+            if (forced) sure[team] += held_points(r, forced);
         }
     }
     return tricks;
