@@ -16,9 +16,9 @@
  * This private header holds what the core's files share: the types, the card-play kernels
  * (inline, for the search's inner loops) and the jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
- * and its keys; _native_search.c the search; _native_guess.c the first guess of a fresh
- * context; _native_playout.c the random play-out; _native.c the Python binding. Only
- * PyInit__native leaves the shared object.
+ * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
+ * _native_guess.c the first guess of a fresh context; _native_playout.c the random play-out;
+ * _native.c the Python binding. Only PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
@@ -160,6 +160,9 @@ typedef struct {
 #define F_SURE 16
 #define F_RANK 32
 #define F_GUESS 64
+#define F_CROSS 128
+#define F_CASH 256
+#define F_FORCED 512
 
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31;
@@ -198,6 +201,9 @@ JASS_HIDDEN int jass_bisect(Ctx *c, const Root *root, int only, int guess, int g
 JASS_HIDDEN int jass_root_moves(Ctx *c, const Root *root, int *list);
 JASS_HIDDEN int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key,
                                  int partner, int hint, int killer, int *out);
+
+/* _native_sure.c */
+JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int *sure);
 
 /* _native_guess.c */
 JASS_HIDDEN int jass_guess(Ctx *c, const Root *root);

@@ -184,63 +184,6 @@ static void prune_match(Ctx *c) {
     }
 }
 
-/* Sure points at a trick boundary (the quick tricks of DDS, counted in points): cards whose
- * points a team takes whatever the others do. For the team holding the top trump, its run of
- * top trumps: any trick one of them falls in goes to that team. For the leader, the top trumps
- * it holds in a row, led one by one; then, if those pull every opponent's trump (they must
- * follow a trump lead, R5.4; a lone Buur is never left out here, the leader holds it or it is
- * gone), its top cards in a row of each plain suit. sure[t] gets team t's sure points;
- * returns the number of the leader's quick tricks, its whole hand when it takes every trick.
- * Only where points count for their taker (not Misere): there the leader wants them. */
-static int sure_points(Ctx *c, uint64_t live, int *sure) {
-    const Rules *r = &c->r;
-    const uint64_t *h = c->hands;
-    int leader = c->leader, team = leader & 1;
-    uint64_t mine = h[leader];
-    uint64_t masks[2] = {0, 0}, quick = 0;
-    int can_plain = 1;
-    if (r->trump_mask) {
-        const int *order = r->order[lowest(r->trump_mask) / 9];
-        int run_team = -1;
-        for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
-            uint64_t b = BIT(order[i]);
-            if (!(live & b)) continue;
-            int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
-            if (run_team >= 0 && t != run_team) break;
-            run_team = t;
-            masks[t] |= b;
-        }
-        int led = 0;
-        for (int i = 0; i < 9; i++) {
-            uint64_t b = BIT(order[i]);
-            if (!(live & b)) continue;
-            if (!(mine & b)) break;
-            quick |= b;
-            led++;
-        }
-        int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
-        int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
-        if (other > most) most = other;
-        can_plain = most <= led;
-    }
-    if (can_plain) {
-        for (int s = 0; s < 4; s++) {
-            uint64_t suit = (uint64_t)0x1FF << (9 * s);
-            if (suit == r->trump_mask || !(mine & suit)) continue;
-            for (int i = 0; i < 9; i++) {
-                uint64_t b = BIT(r->order[s][i]);
-                if (!(live & b)) continue;
-                if (!(mine & b)) break;
-                quick |= b;
-            }
-        }
-    }
-    masks[team] |= quick;
-    sure[0] = held_points(r, masks[0]);
-    sure[1] = held_points(r, masks[1]);
-    return popcount64(quick);
-}
-
 /* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
 static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
     int winner = (c->leader + top_pos) & 3, w = winner & 1;
@@ -426,11 +369,28 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         memcpy(c->trick, saved, sizeof saved);
         return v;
     }
+    uint64_t k[3];
+    int hint = -1;
+    if (c->features & F_TABLE) {
+        /* Looked up before the sure points, which cost more (the key holds the match chances
+         * they have not cleared yet). The key the trick before computed (its enhanced
+         * cutoff), unless the match changed. */
+        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
+            memcpy(k, pre, sizeof k);
+        else
+            jass_make_key(c, k);
+        Entry *e = jass_tt_find(c, k, cards, 0);
+        if (e) {
+            if (e->lo >= target) return e->lo;
+            if (e->hi < target) return e->hi;
+            hint = e->lead;
+        }
+    }
     int left = held_points(r, live) + r->last_bonus;
     int sure[2] = {0, 0};
     /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
     if ((c->features & F_SURE) && c->sign > 0) {
-        int quick = sure_points(c, live, sure);
+        int quick = jass_sure_points(c, live, sure);
         int team = c->leader & 1;
         if (quick) c->match &= 1 << team; /* the other team loses a trick */
         if (quick == cards) { /* every trick: all the points, and the match if still open */
@@ -446,21 +406,6 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     if (c->features & (F_BOUNDS | F_SURE)) {
         if (target > upper) return upper;
         if (target <= lower) return lower;
-    }
-    uint64_t k[3];
-    int hint = -1;
-    if (c->features & F_TABLE) {
-        /* The key the trick before computed (its enhanced cutoff), unless the match changed. */
-        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
-            memcpy(k, pre, sizeof k);
-        else
-            jass_make_key(c, k);
-        Entry *e = jass_tt_find(c, k, cards, 0);
-        if (e) {
-            if (e->lo >= target) return e->lo;
-            if (e->hi < target) return e->hi;
-            hint = e->lead;
-        }
     }
     uint64_t reps[4];
     if ((c->features & F_MERGE) && cards > 3)

@@ -38,12 +38,14 @@ __all__ = ["FEATURES", "NATIVE", "NativeContext", "core"]
 _LOG = logging.getLogger("jass")
 
 #: The search features (bits): transposition table, move ordering, merging equivalent cards,
-#: bounds from the points left, sure points (quick tricks), relative-rank table keys. All on by
+#: bounds from the points left, sure points (quick tricks), relative-rank table keys, the first
+#: guess, the sure trick led to the partner's top card (crossing). All on by
 #: default; the benchmark turns them off one by one.
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
+    "crossing": 128, "cashing": 256, "forced": 512,
 }  # fmt: skip
-_ALL_FEATURES: Final = 127
+_ALL_FEATURES: Final = 1023
 
 
 def _load() -> ModuleType | None:
