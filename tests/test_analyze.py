@@ -69,42 +69,41 @@ def test_a_bad_first_trick_is_refused() -> None:
 
 def test_a_batch_from_a_bots_view_equals_the_batch_from_the_game() -> None:
     """The SearchBot path: worlds sampled from a view, solved in one batch on two threads."""
-    import random  # noqa: PLC0415
-
-    from jass.search.sampling import sample_deals  # noqa: PLC0415
     from jass.solver import card_values_batch  # noqa: PLC0415
 
-    game = jass.Game.new(jass.rules.SCHIEBER, seed=3).deal().choose("hearts")
-    rng = random.Random(5)
-    for _ in range(23):
-        game = game.play(rng.choice(game.legal_moves().cards()))
+    game, worlds = _batch_decision(3, 6, contract="hearts", plays=23, play_seed=5, sample_seed=1)
     assert game.to_move is not None
-    held = 0
-    for hand in game.hands:
-        held |= int(hand)
-    deals = sample_deals(game.view(game.to_move), 6, random.Random(1))
-    worlds = [[int(h) & held for h in deal] for deal in deals]
     from_view = card_values_batch(game.view(game.to_move), worlds, threads=2)
     from_game = card_values_batch(game, worlds, backend="python")
     assert [v.differences for v in from_view] == [v.differences for v in from_game]
     assert all(set(v.differences) == set(game.legal_moves()) for v in from_view)
 
 
-def _batch_decision(seed: int, count: int) -> tuple[jass.Game, list[list[int]]]:
-    """A 5-tricks-left decision and ``count`` worlds sampled from its player's view."""
+def _batch_decision(
+    seed: int,
+    count: int,
+    *,
+    contract: str = "spades",
+    plays: int = 17,
+    play_seed: int | None = None,
+    sample_seed: int | None = None,
+) -> tuple[jass.Game, list[list[int]]]:
+    """A decision after ``plays`` random cards (5 tricks left by default) and ``count`` worlds
+    sampled from its player's view; the play and sampling seeds default to ``seed``."""
     import random  # noqa: PLC0415
 
     from jass.search.sampling import sample_deals  # noqa: PLC0415
 
-    game = jass.Game.new(jass.rules.SCHIEBER, seed=seed).deal().choose("spades")
-    rng = random.Random(seed)
-    for _ in range(17):
+    game = jass.Game.new(jass.rules.SCHIEBER, seed=seed).deal().choose(contract)
+    rng = random.Random(seed if play_seed is None else play_seed)
+    for _ in range(plays):
         game = game.play(rng.choice(game.legal_moves().cards()))
     assert game.to_move is not None
     held = 0
     for hand in game.hands:
         held |= int(hand)
-    deals = sample_deals(game.view(game.to_move), count, random.Random(seed))
+    sampler = random.Random(seed if sample_seed is None else sample_seed)
+    deals = sample_deals(game.view(game.to_move), count, sampler)
     return game, [[int(h) & held for h in deal] for deal in deals]
 
 
