@@ -14,7 +14,6 @@ import contextlib
 import os
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -71,14 +70,16 @@ def arguments(game: Game) -> tuple[list[int], int, tuple[int, ...], tuple[int, i
     )
 
 
-def seeds() -> Iterator[int]:
-    return iter(range(POSITIONS))
+# The seeds in shards, so that pytest-xdist's workers share the long cross-check.
+SHARDS = 4
 
 
-def test_native_equals_python_on_seeded_positions() -> None:
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_native_equals_python_on_seeded_positions(shard: int) -> None:
     """Values equal, and the native best card achieves the value (in the Python solver)."""
     checked = 0
-    for seed in seeds():
+    mine = range(shard, POSITIONS, SHARDS)
+    for seed in mine:
         game, ruleset, contract = position(seed)
         hands, leader, trick, tricks, declaring = arguments(game)
         fast = Solver(contract, ruleset, backend="native")
@@ -96,11 +97,12 @@ def test_native_equals_python_on_seeded_positions() -> None:
         )
         assert ref[a.best] == a.lower, (seed, a.best, ref)
         checked += 1
-    assert checked == POSITIONS
+    assert checked == len(mine)
 
 
-def test_native_card_values_equal_python_card_values() -> None:
-    for seed in range(0, POSITIONS, 4):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_native_card_values_equal_python_card_values(shard: int) -> None:
+    for seed in range(4 * shard, POSITIONS, 4 * SHARDS):
         game, ruleset, contract = position(seed)
         hands, leader, trick, tricks, declaring = arguments(game)
         args = (hands, leader, trick, tricks)
