@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from functools import partial
 
 import pytest
 
@@ -42,7 +43,8 @@ from jass import (
 )
 from jass import solver as solver_module
 from jass.rules import UndertrumpRule
-from jass.solver import Solution, Solver, solve
+from jass.search.worlds import values
+from jass.solver import NATIVE, Solution, Solver, solve
 from tests.helpers import deal_in_playing_order
 
 #: Card play only and all seven contracts (one hand scores 771 at most: no end inside it).
@@ -618,6 +620,16 @@ def test_solver_rejects_hands_that_do_not_make_a_position(
     played = [Card.parse(c) for c in trick.split()]
     with pytest.raises(InvalidInputError):
         Solver(OBENABE).solve(cards, leader, played, (3, 4))
+    # The native core checks the position itself; its refusal reads as the Python check's,
+    # for a solve and for card values alike.
+    messages = set()
+    for backend in ("python", "native") if NATIVE else ("python",):
+        solver = Solver(OBENABE, backend=backend)
+        for call in (solver.solve, partial(values, solver)):
+            with pytest.raises(InvalidInputError) as refused:
+                call(cards, leader, played, (3, 4))
+            messages.add(str(refused.value))
+    assert len(messages) == 1, messages
 
 
 def test_solve_rejects_games_outside_the_play_phase() -> None:

@@ -366,27 +366,57 @@ class Solver(_Search):
         node_limit: int | None,
         time_limit: float | None,
     ) -> Solution:
-        # The core checks the position itself: no second check here (a short solve costs
-        # about as much as the checks did). On bad input check_position gives its message.
+        # Long solves on a thread of their own, so that Ctrl-C stops them (cancel()).
+        long = held[(leader + len(trick)) & 3].bit_count() >= _FRESH_STACK_CARDS
+        lo, hi, best, exact, nodes, used, points = self.native_call(
+            "solve", held, leader, trick, tricks, declaring_team, node_limit, time_limit,
+            fresh_stack=long,
+        )  # fmt: skip
+        self.nodes = nodes
+        return Solution(points, lo, hi, CARDS[best], bool(exact), nodes, used)
+
+    def native_call(
+        self,
+        function: str,
+        held: list[int],
+        leader: int,
+        trick: Sequence[int],
+        tricks: tuple[int, int],
+        declaring_team: int,
+        node_limit: int | None,
+        time_limit: float | None,
+        *,
+        fresh_stack: bool = False,
+    ) -> Any:
+        """The native core's ``solve`` or ``card_values`` on this solver's context.
+
+        The core checks the position itself, so nothing is checked twice (a short solve
+        costs about as much as the checks did); on bad input :meth:`check_position` gives
+        its message. The limits must be validated already (``None`` for none).
+
+        >>> import jass
+        >>> g = jass.Game.new(seed=1).deal().choose("obenabe")
+        >>> solver = Solver(g.contract, g.ruleset)
+        >>> if solver.native is not None:
+        ...     found = solver.native_call("solve", [int(h) for h in g.hands], 0, (), (0, 0), 0,
+        ...                                1, None)
+        ...     assert len(found) == 7  # lower, upper, best, exact, nodes, table, points
+        """
         native = self.native
-        assert native is not None  # noqa: S101
+        if native is None:
+            raise InvalidInputError("this solver has no native context (backend 'python')")
+        call = getattr(native.core, function)
         arguments = (
             native.context, held, leader, trick, tricks[0], tricks[1], declaring_team,
             node_limit or 0, time_limit or 0.0,
         )  # fmt: skip
-        solve = native.core.solve
         try:
-            if held[(leader + len(trick)) & 3].bit_count() >= _FRESH_STACK_CARDS:
-                # Long solves on a thread of their own, so that Ctrl-C stops them (cancel()).
-                found = self._on_fresh_stack(lambda: solve(*arguments))
-            else:
-                found = solve(*arguments)
+            if fresh_stack:
+                return self._on_fresh_stack(lambda: call(*arguments))
+            return call(*arguments)
         except (InvalidInputError, IndexError, TypeError):
             self.check_position(held, leader, trick, tricks)
             raise
-        lo, hi, best, exact, nodes, used, points = found
-        self.nodes = nodes
-        return Solution(points, lo, hi, CARDS[best], bool(exact), nodes, used)
 
     def _on_fresh_stack(self, search: Callable[[], _T]) -> _T:
         """Run ``search`` in a new thread, whose frame stack starts empty.

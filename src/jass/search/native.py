@@ -39,8 +39,10 @@ _LOG = logging.getLogger("jass")
 
 #: The search features (bits): transposition table, move ordering, merging equivalent cards,
 #: bounds from the points left, sure points (quick tricks), relative-rank table keys, the first
-#: guess, the sure trick led to the partner's top card (crossing). All on by
-#: default; the benchmark turns them off one by one.
+#: guess (a greedy line of play), and three more sure points: the trick led to the partner's
+#: unruffable top card (crossing), the partner's run of top cards after it (cashing), and the
+#: cheapest cards each hand must throw into the sure tricks (forced). All on by default; the
+#: benchmark turns them off one by one.
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
     "crossing": 128, "cashing": 256, "forced": 512,

@@ -75,18 +75,12 @@ def values(
     (True, ['6H', 'AS'])
     """
     held = [int(h) for h in hands]
-    native = solver.native
-    if native is not None:
-        # The core checks the position and gives the points (see Solver._solve_native).
-        try:
-            found, exact, nodes, _ = native.core.card_values(
-                native.context, held, leader, trick, tricks[0], tricks[1], declaring_team,
-                count_or_none("node_limit", node_limit) or 0,
-                seconds_or_none("time_limit", time_limit) or 0.0,
-            )  # fmt: skip
-        except (InvalidInputError, IndexError, TypeError):
-            solver.check_position(held, leader, trick, tricks)
-            raise
+    if solver.native is not None:
+        # The core checks the position and gives the points.
+        found, exact, nodes, _ = solver.native_call(
+            "card_values", held, leader, trick, tricks, declaring_team,
+            count_or_none("node_limit", node_limit), seconds_or_none("time_limit", time_limit),
+        )  # fmt: skip
         lows = {CARDS[card]: lo for card, lo, _, _ in found}
         highs = {CARDS[card]: hi for card, _, hi, _ in found}
         points = {CARDS[card]: made for card, _, _, made in found}
