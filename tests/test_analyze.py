@@ -154,3 +154,65 @@ def test_a_bad_thread_count_is_refused(threads: object) -> None:
     game, worlds = _batch_decision(7, 2)
     with pytest.raises(InvalidInputError, match="threads must be a positive int or None"):
         card_values_batch(game, worlds, threads=threads)  # type: ignore[arg-type]
+
+
+def _three_hands() -> jass.Game:
+    game = jass.Game.new(jass.rules.SCHIEBER, seed=6)
+    for _ in range(3):
+        game = play_hand(game, [RandomBot(2)] * 4)
+    return game
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, None])
+def test_the_analysis_is_the_same_whatever_the_threads(threads: int | None) -> None:
+    game = _three_hands()
+    report = analyze(record(game), first_trick=6, threads=threads)
+    assert report == analyze(record(game), first_trick=6, backend="python", threads=1)
+    assert sorted({play.hand for play in report.plays}) == [0, 1, 2]
+    assert [play.action for play in report.plays] == sorted(play.action for play in report.plays)
+
+
+def test_hands_are_analyzed_at_once_on_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading  # noqa: PLC0415
+
+    from jass.search import worlds  # noqa: PLC0415
+
+    # Each hand's first card waits for the other hands' first cards: with one thread at a
+    # time the barrier would time out.
+    barrier = threading.Barrier(3, timeout=30)
+    first_cards: set[int] = set()
+    real = worlds.values
+
+    def meeting(solver: Solver, hands: list[int], *args: object, **kwargs: object) -> object:
+        key = id(solver)
+        if key not in first_cards:
+            first_cards.add(key)
+            barrier.wait()
+        return real(solver, hands, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(worlds, "values", meeting)
+    report = worlds.analyze_game(_three_hands(), first_trick=8, threads=3)
+    assert len(report.plays) == 12
+    assert len(first_cards) == 3
+
+
+@pytest.mark.parametrize("threads", [0, -1, True, 1.5, "2"])
+def test_a_bad_thread_count_for_the_analysis_is_refused(threads: object) -> None:
+    with pytest.raises(InvalidInputError, match="threads must be a positive int"):
+        analyze(record(_game()), first_trick=8, threads=threads)  # type: ignore[arg-type]
+
+
+def test_the_command_takes_a_thread_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "game.json"
+    saved.write_text(dumps(_three_hands()), encoding="utf-8")
+    outputs = []
+    for threads in ("1", "2"):
+        assert main(["analyze", str(saved), "--from-trick", "8", "--threads", threads]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0].splitlines()) == 1 + 3 * 8 + 1
+    with pytest.raises(SystemExit) as stop:
+        main(["analyze", str(saved), "--threads", "0"])
+    assert stop.value.code == 2

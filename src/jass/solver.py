@@ -573,12 +573,13 @@ def card_values_batch(
 
 
 def analyze(
-    record: Mapping[str, Any], *, backend: str = "auto", first_trick: int = 0
-) -> Analysis:
+    record: Mapping[str, Any], *, backend: str = "auto", first_trick: int = 0,
+    threads: int | None = None,
+) -> Analysis:  # fmt: skip
     """Double-dummy analysis of a game record (:mod:`jass.records`): every card played.
 
-    ``first_trick`` leaves out each hand's earlier tricks (they take the longest to solve).
-    See :func:`jass.search.worlds.analyze_game`.
+    ``first_trick`` leaves out each hand's earlier tricks (they take the longest to solve);
+    ``threads`` analyzes that many hands at once. See :func:`jass.search.worlds.analyze_game`.
 
     >>> import jass
     >>> from jass.bots import RuleBot, play_hand
@@ -591,4 +592,4 @@ def analyze(
     from jass.records import replay  # noqa: PLC0415
     from jass.search.worlds import analyze_game  # noqa: PLC0415
 
-    return analyze_game(replay(record), backend, first_trick)
+    return analyze_game(replay(record), backend, first_trick, threads)

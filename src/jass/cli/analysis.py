@@ -28,9 +28,12 @@ __all__ = ["analyze_file", "key_positions_svg"]
 
 
 def analyze_file(
-    path: Path, svg: Path | None = None, backend: str = "auto", first_trick: int = 0
-) -> str:
+    path: Path, svg: Path | None = None, backend: str = "auto", first_trick: int = 0,
+    threads: int | None = None,
+) -> str:  # fmt: skip
     """Analyze the game record at ``path``; write the key positions to ``svg`` if given.
+
+    ``threads`` hands are analyzed at once (by default every usable core on the native core).
 
     >>> import jass, tempfile
     >>> from pathlib import Path
@@ -42,7 +45,7 @@ def analyze_file(
     'hand trick seat card  makes  lost  best'
     """
     game = loads(Path(path).read_text(encoding="utf-8"))
-    analysis = analyze_game(game, backend, first_trick)
+    analysis = analyze_game(game, backend, first_trick, threads)
     if svg is not None:
         Path(svg).write_text(key_positions_svg(game, analysis), encoding="utf-8")
     return analysis.text()

@@ -199,7 +199,8 @@ def _analyze(args: argparse.Namespace) -> int:
     from jass.cli.analysis import analyze_file  # noqa: PLC0415  (the solver, on demand)
 
     svg = Path(args.svg) if args.svg else None
-    print(analyze_file(Path(args.file), svg, first_trick=args.from_trick - 1))
+    first = args.from_trick - 1
+    print(analyze_file(Path(args.file), svg, first_trick=first, threads=args.threads))
     return 0
 
 
@@ -392,6 +393,10 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--from-trick", type=int, default=1, choices=range(1, 10), metavar="N",
         help="analyze each hand from its Nth trick on (the first tricks take longest)",
+    )  # fmt: skip
+    analyze.add_argument(
+        "--threads", type=count(1), default=None, metavar="N",
+        help="hands analyzed at once (default: every usable core, with the native core)",
     )  # fmt: skip
     rules = command(
         "rules", "list the presets and the options",

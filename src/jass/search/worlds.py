@@ -184,13 +184,7 @@ def batch(
     (3, True)
     """
     contract, leader, tricks, declaring = _position_of(game)
-    if threads is not None and (
-        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-    ):
-        raise InvalidInputError(f"threads must be a positive int or None, got {threads!r}")
-    on_core = native_backend(backend)  # validate it here, before any thread starts
-    if threads is None:
-        threads = default_threads() if on_core else 1
+    threads = _thread_count(threads, backend)
     trick = [int(c) for c in game.trick]
     local = threading.local()
 
@@ -209,6 +203,22 @@ def batch(
         return [one(world) for world in worlds]
     with ThreadPoolExecutor(max_workers=min(threads, len(worlds))) as pool:
         return list(pool.map(one, worlds))
+
+
+def _thread_count(threads: int | None, backend: str) -> int:
+    """The threads to search on: ``threads``, else the default.
+
+    The default is every usable core on the native core, and one thread in pure Python
+    (where threads cannot search in parallel).
+    """
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
+        raise InvalidInputError(f"threads must be a positive int or None, got {threads!r}")
+    on_core = native_backend(backend)  # validate it here, before any thread starts
+    if threads is None:
+        return default_threads() if on_core else 1
+    return threads
 
 
 def default_threads() -> int:
@@ -276,11 +286,16 @@ def game_batch(
     )  # fmt: skip
 
 
-def analyze_game(game: Game, backend: str = "auto", first_trick: int = 0) -> Analysis:
+def analyze_game(
+    game: Game, backend: str = "auto", first_trick: int = 0, threads: int | None = None
+) -> Analysis:
     """Replay ``game`` from its start and analyze each card played, all hands known.
 
     ``first_trick`` (0-8) leaves out the cards of each hand's earlier tricks: the first
-    tricks take the longest to solve.
+    tricks take the longest to solve. ``threads`` analyzes that many hands at once, each with
+    its own solver (searched in parallel on the native core; ``None``, the default, uses
+    :func:`default_threads` there and one thread in pure Python). The analysis does not
+    depend on the threads.
 
     >>> import jass
     >>> from jass.bots import RuleBot, play_hand
@@ -290,6 +305,7 @@ def analyze_game(game: Game, backend: str = "auto", first_trick: int = 0) -> Ana
     """
     if isinstance(first_trick, bool) or first_trick not in range(9):
         raise InvalidInputError(f"first_trick must be 0-8, got {first_trick!r}")
+    threads = _thread_count(threads, backend)
     from jass.engine.game import Game as GameClass  # noqa: PLC0415  (typing only above)
 
     setup = game.setup
@@ -297,36 +313,44 @@ def analyze_game(game: Game, backend: str = "auto", first_trick: int = 0) -> Ana
         game.ruleset, seed=game.seed, scores=setup.scores, dealer=setup.dealer,
         hands_played=setup.hands_played,
     )  # fmt: skip
-    plays: list[PlayAnalysis] = []
-    solvers: dict[object, Solver] = {}
-    hand_number = 0
+    hands: list[list[tuple[int, int, Game, Card]]] = [[]]
     for index, action in enumerate(game.history):
         if (
             isinstance(action, Play)
             and current.phase is Phase.PLAY
             and sum(current.tricks_won) >= first_trick
         ):
-            contract, leader, hand = _decision(current)
-            key = (contract, int(hand.declaring_team))
-            solver = solvers.get(key)
-            if solver is None:
-                solver = solvers[key] = Solver(contract, current.ruleset, backend=backend)
-            v = values(
-                solver, [int(h) for h in current.hands], leader, current.trick,
-                current.tricks_won, declaring_team=int(hand.declaring_team),
-            )  # fmt: skip
-            top = max(v.points.values())
-            seat = current.to_move
-            assert seat is not None  # noqa: S101
-            played = v.points[action.card]
-            trick = sum(current.tricks_won)
-            best = v.best()
-            lost = top - played
-            plays.append(
-                PlayAnalysis(index, hand_number, trick, int(seat), action.card, best, lost, played)
-            )
+            hands[-1].append((index, len(hands) - 1, current, action.card))
         before = current.hands_played
         current = current.apply(action)
         if current.hands_played != before:
-            hand_number += 1
-    return Analysis(tuple(plays))
+            hands.append([])
+
+    def one_hand(plays: list[tuple[int, int, Game, Card]]) -> list[PlayAnalysis]:
+        found = []
+        solver = None  # one a hand: its table carries from card to card
+        for index, hand_number, state, card in plays:
+            contract, leader, hand = _decision(state)
+            if solver is None:
+                solver = Solver(contract, state.ruleset, backend=backend)
+            v = values(
+                solver, [int(h) for h in state.hands], leader, state.trick,
+                state.tricks_won, declaring_team=int(hand.declaring_team),
+            )  # fmt: skip
+            seat = state.to_move
+            assert seat is not None  # noqa: S101
+            played = v.points[card]
+            lost = max(v.points.values()) - played
+            trick = sum(state.tricks_won)
+            found.append(
+                PlayAnalysis(index, hand_number, trick, int(seat), card, v.best(), lost, played)
+            )
+        return found
+
+    work = [plays for plays in hands if plays]
+    if threads == 1 or len(work) < 2:
+        done = [one_hand(plays) for plays in work]
+    else:
+        with ThreadPoolExecutor(max_workers=min(threads, len(work))) as pool:
+            done = list(pool.map(one_hand, work))
+    return Analysis(tuple(play for found in done for play in found))
