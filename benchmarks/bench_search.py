@@ -237,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--full-seconds", type=float, default=60.0, help="limit per full hand")
     parser.add_argument("--decisions", type=int, default=5, help="MonteCarloBot decisions")
     parser.add_argument(
+        "--batch-decisions", type=int, default=15,
+        help="seven-trick decisions of the batch row (its median moves a lot with few)",
+    )  # fmt: skip
+    parser.add_argument(
         "--python-deals", type=int, default=None,
         help="deals per row for the pure-Python solver (default: as many as native; 0 for "
         "full hands unless given)",
@@ -260,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.full_deals:
         for line in bench_solver(9, args.full_deals, full_python, args.full_seconds):
             print(line)
-    for line in bench_batch(args.decisions, args.worlds, python=not NATIVE):
+    for line in bench_batch(args.batch_decisions, args.worlds, python=not NATIVE):
         print(line)
     print(bench_monte_carlo(args.decisions, 8))
     print(bench_monte_carlo(args.decisions, None))
