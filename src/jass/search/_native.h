@@ -149,8 +149,10 @@ typedef struct {
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
     int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
     /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
-     * `live` moves in the table's key; same[s][live] when no card moves. */
-    uint8_t canon[4][512][9], same[4][512];
+     * `live` moves in the table's key; moving[s][live] the live cards that move (suit bits,
+     * 0 when none does: the key then holds the suit as it is). */
+    uint8_t canon[4][512][9];
+    uint16_t moving[4][512];
 } Ctx;
 
 #define F_TABLE 1
@@ -188,6 +190,8 @@ JASS_HIDDEN int jass_read_rules(PyObject *data, Rules *r);
 
 /* _native_table.c */
 JASS_HIDDEN void jass_make_key(const Ctx *c, uint64_t *k);
+JASS_HIDDEN void jass_key_hands(const Ctx *c, uint64_t *out);
+JASS_HIDDEN void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k);
 JASS_HIDDEN void jass_build_canon(Ctx *c);
 JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
 JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);

@@ -233,6 +233,8 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         int saved_leader = c->leader, saved_match = c->match;
         const int *keys = c->r.keys[c->trick[0] / 9];
         int g[9];
+        uint64_t base[4]; /* the key hands now: each card's key redoes only its suit */
+        jass_key_hands(c, base);
         for (int i = 0; i < n; i++) {
             int card = list[i];
             int top = keys[card] > top_key ? 3 : top_pos;
@@ -243,7 +245,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             c->leader = w;
             c->match = saved_match & (1 << (w & 1));
             prune_match(c);
-            jass_make_key(c, k[i]);
+            jass_make_key_after(c, base, card, k[i]);
             c->hands[seat] ^= BIT(card);
 #if defined(__GNUC__) || defined(__clang__)
             __builtin_prefetch(&c->tt[mix(k[i][0] ^ mix(k[i][1] ^ mix(k[i][2]))) & c->tt_mask]);
