@@ -64,6 +64,7 @@ def _extensions() -> list[Extension]:
                 "src/jass/search/_native_playout.c",
                 "src/jass/search/_native_guess.c",
                 "src/jass/search/_native_sure.c",
+                "src/jass/search/_native_last.c",
             ],
             depends=["src/jass/search/_native.h"],
             define_macros=[("Py_LIMITED_API", "0x030A0000")],

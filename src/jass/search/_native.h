@@ -17,8 +17,8 @@
  * (inline, for the search's inner loops) and the jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
- * _native_guess.c the first guess of a fresh context; _native_playout.c the random play-out;
- * _native.c the Python binding. Only PyInit__native leaves the shared object.
+ * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;
+ * _native_playout.c the random play-out; _native.c the Python binding. Only PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
@@ -38,6 +38,15 @@
 #define JASS_HIDDEN __attribute__((visibility("hidden")))
 #else
 #define JASS_HIDDEN
+#endif
+
+/* A small function the compiler must inline (so that a constant argument specialises it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define JASS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define JASS_INLINE static __forceinline
+#else
+#define JASS_INLINE static inline
 #endif
 
 /* jass.errors.InvalidInputError, set by _set_error */
@@ -205,6 +214,9 @@ JASS_HIDDEN int jass_bisect(Ctx *c, const Root *root, int only, int guess, int g
 JASS_HIDDEN int jass_root_moves(Ctx *c, const Root *root, int *list);
 JASS_HIDDEN int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key,
                                  int partner, int hint, int killer, int *out);
+
+/* _native_last.c */
+JASS_HIDDEN int jass_exact_two(const Ctx *c, int target, int all);
 
 /* _native_sure.c */
 JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int *sure);

@@ -287,52 +287,6 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     return best;
 }
 
-/* The team-0 value of the last two tricks, from card `pos` of the eighth, probed at
- * `target` (fail-soft, as search_card: at most 16 lines, cheaper than the table). `all` is
- * the points of the eight cards still in play at the eighth trick's start. */
-static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts, int all) {
-    const Rules *r = &c->r;
-    int seat = (c->leader + pos) & 3;
-    int maxing = (seat & 1) == 0;
-    uint64_t moves = legal(r, c->hands[seat], pos, c->trick);
-    const int *keys = pos ? r->keys[c->trick[0] / 9] : r->keys[lowest(moves) / 9];
-    int top_key = pos ? keys[c->trick[top_pos]] : -1;
-    int best = maxing ? -INF : INF;
-    for (; moves; moves &= moves - 1) {
-        int card = lowest(moves);
-        if (pos == 0) keys = r->keys[card / 9];
-        int new_top = pos && keys[card] > top_key ? pos : top_pos;
-        int v;
-        if (pos < 3) {
-            c->hands[seat] ^= BIT(card);
-            c->trick[pos] = card;
-            v = exact_two(c, pos + 1, target, new_top, pts + r->points[card], all);
-            c->hands[seat] ^= BIT(card);
-        } else {
-            /* The eighth trick's winner leads the ninth, every card of which is forced: its
-             * points are what the eighth left. */
-            int eighth = pts + r->points[card];
-            int winner = (c->leader + new_top) & 3, w = winner & 1;
-            uint64_t held = c->hands[seat] ^ BIT(card);
-            int t[4];
-            for (int i = 0; i < 4; i++) {
-                int who = (winner + i) & 3;
-                t[i] = lowest(who == seat ? held : c->hands[who]);
-            }
-            int w9 = (winner + winner_of(r, 4, t)) & 1;
-            int g = c->sign * eighth;
-            int g9 = c->sign * (all - eighth + r->last_bonus);
-            if (w9 == w && (c->match >> w & 1)) g9 += c->bonus[w];
-            v = (w ? -g : g) + (w9 ? -g9 : g9);
-        }
-        if (maxing ? v > best : v < best) {
-            best = v;
-            if (maxing ? best >= target : best < target) break;
-        }
-    }
-    return best;
-}
-
 /* A trick boundary. */
 static int search_trick(Ctx *c, int target, int *chosen) {
     const Rules *r = &c->r;
@@ -365,11 +319,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
             if (target > upper) return upper;
             if (target <= lower) return lower;
         }
-        int saved[4];
-        memcpy(saved, c->trick, sizeof saved);
-        int v = exact_two(c, 0, target, 0, 0, held_points(r, live));
-        memcpy(c->trick, saved, sizeof saved);
-        return v;
+        return jass_exact_two(c, target, held_points(r, live));
     }
     uint64_t k[3];
     int hint = -1;
