@@ -184,6 +184,11 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
+/* A table key: the three words of the four hands (jass_make_key), then their hash, computed
+ * once for the prefetch and every look-up of the key. */
+#define KEY_WORDS 4
+static inline uint64_t key_hash(const uint64_t *k) { return mix(k[0] ^ mix(k[1] ^ mix(k[2]))); }
+
 /* A root position: what solve and card_values search from (read by jass_read_root). */
 typedef struct {
     uint64_t hands[4];
@@ -219,7 +224,7 @@ JASS_HIDDEN int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_
 JASS_HIDDEN int jass_exact_two(const Ctx *c, int target, int all);
 
 /* _native_sure.c */
-JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int *sure);
+JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure);
 
 /* _native_guess.c */
 JASS_HIDDEN int jass_guess(Ctx *c, const Root *root);

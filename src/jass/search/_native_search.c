@@ -108,13 +108,15 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
                 ruffed |= moves & suit;
         }
     }
-    /* Second and third hand: the best key each side can still bring to this trick. */
+    /* Second and third hand: the best key each side can still bring to this trick (only the
+     * led suit and trumps have keys, the other cards' are -1). */
     int opp_max = -1, mate_max = -1;
     if ((pos == 1 || pos == 2) && (c->features & F_ORDER)) {
         int seat = (c->leader + pos) & 3;
+        uint64_t keyed = suit_mask(c->trick[0]) | r->trump_mask;
         for (int q = pos + 1; q < 4; q++) {
             int other = (c->leader + q) & 3, most = -1;
-            for (uint64_t m = c->hands[other]; m; m &= m - 1)
+            for (uint64_t m = c->hands[other] & keyed; m; m &= m - 1)
                 if (keys[lowest(m)] > most) most = keys[lowest(m)];
             if ((other ^ seat) & 1) {
                 if (most > opp_max) opp_max = most;
@@ -123,6 +125,12 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
             }
         }
     }
+    /* The follows' cases, which hold for the whole trick so far: the partner behind takes
+     * it (feed him), the partner's card is beaten behind (cover it cheaply or keep points
+     * back), an opponent behind beats every beat that does not hold. */
+    int feed = pos < 3 && !partner && mate_max > top_key && mate_max > opp_max;
+    int cover = pos < 3 && partner && top_key <= opp_max;
+    int late = pos < 3 && !partner && mate_max < opp_max;
     while (moves) {
         int card = lowest(moves);
         moves &= moves - 1;
@@ -135,19 +143,15 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
             if (ruffed & BIT(card)) s += 12; /* a little later */
             if (card == killer) s -= 60;
             if (card == hint) s = -100000;
-        } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
-                   mate_max > opp_max) {
-            s = -1000 - r->points[card]; /* the partner behind takes it: feed it */
-        } else if (pos < 3 && partner && top_key <= opp_max) {
-            /* The partner's card is beaten behind: cover it cheaply, or keep points back. */
-            s = keys[card] > top_key ? r->power[card] - 1000 : r->points[card];
-        } else if (pos < 3 && !partner && keys[card] > top_key && keys[card] < opp_max &&
-                   mate_max < opp_max) {
-            s = r->power[card] - 900; /* beaten behind anyway: after the beats that hold */
         } else {
             int beats = keys[card] > top_key;
             if (partner)
-                s = beats * 1000 - r->points[card];
+                s = cover ? (beats ? r->power[card] - 1000 : r->points[card])
+                          : beats * 1000 - r->points[card];
+            else if (!beats && feed)
+                s = -1000 - r->points[card];
+            else if (beats && late && keys[card] < opp_max)
+                s = r->power[card] - 900; /* after the beats that hold */
             else
                 s = beats ? r->power[card] - 1000 : r->points[card];
         }
@@ -163,7 +167,7 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
     return n;
 }
 
-static int search_trick(Ctx *c, int target, int *chosen);
+static int search_trick(Ctx *c, int target, int *chosen, int cards);
 
 /* At a trick boundary: the top trump left always takes its trick (a trump may always be
  * played, and the top one never undertrumps), so its holder's opponents can no longer make a
@@ -184,10 +188,11 @@ static void prune_match(Ctx *c) {
     }
 }
 
-/* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
-static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
+/* The trick's last card is down: settle it and search on. Team-0 value of the rest. `cards`
+ * is what each hand held at the trick's start. */
+static int finish_trick(Ctx *c, int target, int top_pos, int pts, int cards) {
     int winner = (c->leader + top_pos) & 3, w = winner & 1;
-    int last = !(c->hands[0] | c->hands[1] | c->hands[2] | c->hands[3]);
+    int last = cards == 1;
     int g = pts + (last ? c->r.last_bonus : 0);
     int match = c->match & (1 << w);
     g *= c->sign;
@@ -201,7 +206,7 @@ static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
     memcpy(saved_trick, c->trick, sizeof saved_trick);
     c->leader = winner;
     c->match = match;
-    int v = search_trick(c, target - g0, NULL);
+    int v = search_trick(c, target - g0, NULL, cards - 1);
     c->leader = saved_leader;
     c->match = saved_match;
     memcpy(c->trick, saved_trick, sizeof saved_trick);
@@ -211,27 +216,28 @@ static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
 /* A fail-soft bound on the team-0 value from card `pos` of the current trick on, probed at
  * `target`: at least target means the value is at least the result, below means at most.
  * `only` (if not 0) restricts this card's choices; `chosen` receives the card that reached
- * the mover's side of the target, if one did. */
+ * the mover's side of the target, if one did. `cards` is what each hand held at the
+ * trick's start (the mover still does: counted once, not at every card). */
 static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int top_pos, int pts,
-                       int hint, uint64_t only, int *chosen) {
+                       int hint, uint64_t only, int *chosen, int cards) {
     int seat = (c->leader + pos) & 3;
     int maxing = (seat & 1) == 0;
     uint64_t moves = legal(&c->r, reps[seat] & c->hands[seat], pos, c->trick);
     if (only) moves &= only;
-    int top_key = pos ? c->r.keys[c->trick[0] / 9][c->trick[top_pos]] : -1;
+    const int *keys = c->r.keys[pos ? c->trick[0] / 9 : 0]; /* the led suit's (read if pos) */
+    int top_key = pos ? keys[c->trick[top_pos]] : -1;
     int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
     int list[9];
-    int killer = pos ? -1 : c->killer[popcount64(c->hands[seat]) & 15][c->leader];
+    int killer = pos ? -1 : c->killer[cards & 15][c->leader];
     int n = jass_order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
-    int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
-    uint64_t k[9][3];
+    int etc = pos == 3 && (c->features & F_TABLE) && cards > 3;
+    uint64_t k[9][KEY_WORDS];
     if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
          * read for a cutoff that one of them already proves (enhanced transposition
          * cutoff). */
         int saved_leader = c->leader, saved_match = c->match;
-        const int *keys = c->r.keys[c->trick[0] / 9];
         int g[9];
         uint64_t base[4]; /* the key hands now: each card's key redoes only its suit */
         jass_key_hands(c, base);
@@ -248,14 +254,13 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             jass_make_key_after(c, base, card, k[i]);
             c->hands[seat] ^= BIT(card);
 #if defined(__GNUC__) || defined(__clang__)
-            __builtin_prefetch(&c->tt[mix(k[i][0] ^ mix(k[i][1] ^ mix(k[i][2]))) & c->tt_mask]);
+            __builtin_prefetch(&c->tt[k[i][3] & c->tt_mask]);
 #endif
         }
         c->leader = saved_leader;
         c->match = saved_match;
-        int cards = popcount64(c->hands[seat]) - 1;
         for (int i = 0; i < n; i++) {
-            Entry *e = jass_tt_find(c, k[i], cards, 0);
+            Entry *e = jass_tt_find(c, k[i], cards - 1, 0);
             if (!e) continue;
             if (maxing && e->lo > -30000 && g[i] + e->lo >= target) return g[i] + e->lo;
             if (!maxing && e->hi < 30000 && g[i] + e->hi < target) return g[i] + e->hi;
@@ -265,14 +270,14 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         int card = list[i];
         c->hands[seat] ^= BIT(card);
         c->trick[pos] = card;
-        int new_top = pos && c->r.keys[c->trick[0] / 9][card] > top_key ? pos : top_pos;
+        int new_top = pos && keys[card] > top_key ? pos : top_pos;
         int v;
         if (pos < 3) {
             v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
-                            NULL);
+                            NULL, cards);
         } else {
             c->pre_key = etc ? k[i] : NULL; /* read (and cleared) by the next trick's start */
-            v = finish_trick(c, target, new_top, pts + c->r.points[card]);
+            v = finish_trick(c, target, new_top, pts + c->r.points[card], cards);
             c->pre_key = NULL;
         }
         c->hands[seat] ^= BIT(card);
@@ -287,8 +292,8 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     return best;
 }
 
-/* A trick boundary. */
-static int search_trick(Ctx *c, int target, int *chosen) {
+/* A trick boundary, where each hand holds `cards`. */
+static int search_trick(Ctx *c, int target, int *chosen, int cards) {
     const Rules *r = &c->r;
     const uint64_t *pre = c->pre_key;
     c->pre_key = NULL;
@@ -300,7 +305,6 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     }
     uint64_t *h = c->hands;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
-    int cards = popcount64(h[c->leader]);
     if (cards == 1) { /* the last trick: every card is forced */
         int t[4];
         for (int i = 0; i < 4; i++) t[i] = lowest(h[(c->leader + i) & 3]);
@@ -321,7 +325,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         }
         return jass_exact_two(c, target, held_points(r, live));
     }
-    uint64_t k[3];
+    uint64_t k[KEY_WORDS];
     int hint = -1;
     if (c->features & F_TABLE) {
         /* Looked up before the sure points, which cost more (the key holds the match chances
@@ -342,7 +346,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     int sure[2] = {0, 0};
     /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
     if ((c->features & F_SURE) && c->sign > 0) {
-        int quick = jass_sure_points(c, live, sure);
+        int quick = jass_sure_points(c, live, cards, sure);
         int team = c->leader & 1;
         if (quick) c->match &= 1 << team; /* the other team loses a trick */
         if (quick == cards) { /* every trick: all the points, and the match if still open */
@@ -365,7 +369,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     else
         memcpy(reps, h, sizeof reps);
     int lead = -1;
-    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead);
+    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead, cards);
     if (c->stopped) return 0;
     if (lead >= 0) c->killer[cards][c->leader] = (int8_t)lead;
     if (chosen) *chosen = lead;
@@ -398,7 +402,7 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
     int t0 = root->side ? 1 - target : target;
     int v;
     if (root->n == 0 && only < 0) {
-        v = search_trick(c, t0, &c->root_best);
+        v = search_trick(c, t0, &c->root_best, popcount64(root->hands[root->leader]));
     } else {
         uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
         for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
@@ -409,7 +413,7 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
         int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0, pts = 0;
         for (int i = 0; i < root->n; i++) pts += c->r.points[root->trick[i]];
         v = search_card(c, root->n, t0, reps, top, pts, -1, only >= 0 ? BIT(only) : 0,
-                        &c->root_best);
+                        &c->root_best, popcount64(root->hands[(root->leader + root->n) & 3]));
     }
     return root->side ? -v : v;
 }

@@ -20,7 +20,8 @@ static uint64_t least(const Rules *r, uint64_t cards, int k) {
  * quick tricks, as he holds more cards than they are tricks and none of them is of its suit.
  * Returns the two cards (the partner's and the leader's one of fewest points) of the suit
  * whose pair is worth most, or 0. */
-static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_plain) {
+static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_plain,
+                         int cards) {
     const Rules *r = &c->r;
     uint64_t mine = c->hands[c->leader] & ~quick, mate = c->hands[(c->leader + 2) & 3];
     uint64_t pair = 0;
@@ -48,7 +49,7 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
     uint64_t rest = live & ~quick & ~pair, quick_suits = 0;
     for (int s = 0; s < 4; s++)
         if (quick & ((uint64_t)0x1FF << (9 * s))) quick_suits |= (uint64_t)0x1FF << (9 * s);
-    int spare = popcount64(mate) - 1 - popcount64(quick);
+    int spare = cards - 1 - popcount64(quick);
     for (int s = 0; s < 4; s++) {
         uint64_t suit = (uint64_t)0x1FF << (9 * s);
         if (suit == r->trump_mask || (suit & quick_suits) || !(mate & suit)) continue;
@@ -74,10 +75,10 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
  * gone), its top cards in a row of each plain suit; then one more trick, led to a top card
  * of the partner's (crossing), and the partner's top cards in a row after it; with the cards
  * of fewest points each hand must play into those tricks (an opponent follows each suit led
- * while he can). sure[t] gets team t's sure points; returns the number of the leader's team's
- * quick tricks, its whole hand when the team takes every trick.
+ * while he can). Each hand holds `cards`. sure[t] gets team t's sure points; returns the number
+ * of the leader's team's quick tricks, its whole hand when the team takes every trick.
  * Only where points count for their taker (not Misere): there the leader wants them. */
-int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
+int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure) {
     const Rules *r = &c->r;
     const uint64_t *h = c->hands;
     int leader = c->leader, team = leader & 1;
@@ -123,8 +124,8 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     masks[team] |= quick;
     int tricks = popcount64(quick);
     uint64_t cross = 0;
-    if (tricks < popcount64(mine) && (c->features & F_CROSS)) {
-        cross = crossing(c, live, quick, can_plain);
+    if (tricks < cards && (c->features & F_CROSS)) {
+        cross = crossing(c, live, quick, can_plain, cards);
         masks[team] |= cross;
         tricks += popcount64(cross & h[(leader + 2) & 3]);
     }

@@ -35,6 +35,7 @@ static void pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
     k[0] = h[0] | h[1] << 36;
     k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
     k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+    k[3] = key_hash(k);
 }
 
 void jass_make_key(const Ctx *c, uint64_t *k) {
@@ -132,7 +133,8 @@ int jass_tt_alloc(Ctx *c, uint64_t size) {
     c->tt_used = 0;
     for (uint64_t i = 0; i < old_size; i++) {
         if (!old[i].cards) continue;
-        uint64_t slot = mix(old[i].k0 ^ mix(old[i].k1 ^ mix(old[i].k2))) & c->tt_mask;
+        uint64_t k[3] = {old[i].k0, old[i].k1, old[i].k2};
+        uint64_t slot = key_hash(k) & c->tt_mask;
         for (int j = 0; j < 4; j++) {
             Entry *e = &t[(slot + (uint64_t)j) & c->tt_mask];
             if (!e->cards) { *e = old[i]; c->tt_used++; break; }
@@ -143,7 +145,7 @@ int jass_tt_alloc(Ctx *c, uint64_t size) {
 }
 
 Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create) {
-    uint64_t slot = mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & c->tt_mask;
+    uint64_t slot = k[3] & c->tt_mask;
     Entry *victim = NULL;
     int worst = 0;
     for (int j = 0; j < 4; j++) {
