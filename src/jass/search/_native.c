@@ -71,6 +71,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     memset(c->killer, -1, sizeof c->killer);
     c->features = (int)features;
     jass_build_canon(c);
+    jass_build_sure(c);
     uint64_t cap = 4;
     while (cap * 2 <= (uint64_t)limit) cap *= 2;
     c->tt_limit = cap;

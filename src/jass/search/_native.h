@@ -162,6 +162,11 @@ typedef struct {
      * 0 when none does: the key then holds the suit as it is). */
     uint8_t canon[4][512][9];
     uint16_t moving[4][512];
+    /* The sure points' tables (jass_build_sure): a suit's cards by power and back, all cards
+     * by points and back, a suit's card of fewest points (weakest first). */
+    uint16_t by_power[4][512], of_power[4][512];
+    uint64_t by_points[4][512];
+    int8_t of_points[36], cheap_weak[4][512];
 } Ctx;
 
 #define F_TABLE 1
@@ -225,6 +230,7 @@ JASS_HIDDEN int jass_exact_two(const Ctx *c, int target, int all);
 
 /* _native_sure.c */
 JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure);
+JASS_HIDDEN void jass_build_sure(Ctx *c);
 
 /* _native_guess.c */
 JASS_HIDDEN int jass_guess(Ctx *c, const Root *root);
