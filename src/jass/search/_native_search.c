@@ -84,6 +84,10 @@ void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *
 int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
                        int hint, int killer, int *out) {
     const Rules *r = &c->r;
+    if (!(moves & (moves - 1))) { /* one card (or none): nothing to order */
+        if (moves) out[0] = lowest(moves);
+        return moves ? 1 : 0;
+    }
     int score[9], n = 0;
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
     uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
