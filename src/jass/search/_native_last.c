@@ -10,24 +10,11 @@
 #define BETTER(maxing, v, best) ((maxing) ? (v) > (best) : (v) < (best))
 #define CUTS(maxing, best, target) ((maxing) ? (best) >= (target) : (best) < (target))
 
-/* The team-0 value of the line whose eighth trick the position `top` (from the leader)
- * holds, with `eighth` points; rest[i] is the card position i keeps for the ninth, which
- * the eighth's winner leads. `rest9` is the points of the two tricks plus the last trick's
- * bonus. */
-JASS_INLINE int line_value(const Ctx *c, int top, int eighth, const int *rest, int rest9) {
-    const Rules *r = &c->r;
-    /* The ninth trick's holder: winner_of's loop (R6.1-R6.2) from the ninth's leader on,
-     * read from rest[] where it stands. */
-    const int *keys = r->keys[rest[top] / 9];
-    int best = top, most = keys[rest[top]];
-    for (int j = 1; j < 4; j++) {
-        int q = (top + j) & 3, key = keys[rest[q]];
-        if (key > most) {
-            best = q;
-            most = key;
-        }
-    }
-    int w = (c->leader + top) & 1, w9 = (c->leader + best) & 1;
+/* The team-0 value of a line: position `top` (from the eighth's leader) takes the eighth
+ * trick, with `eighth` points, and position `ninth` the ninth. `rest9` is the points of the
+ * two tricks plus the last trick's bonus. */
+JASS_INLINE int line_value(const Ctx *c, int top, int eighth, int ninth, int rest9) {
+    int w = (c->leader + top) & 1, w9 = (c->leader + ninth) & 1;
     int g = c->sign * eighth, g9 = c->sign * (rest9 - eighth);
     if (w9 == w && (c->match >> w & 1)) g9 += c->bonus[w];
     return (w ? -g : g) + (w9 ? -g9 : g9);
@@ -58,12 +45,37 @@ JASS_INLINE int two_tricks(const Ctx *c, int target, int all, const int even) {
                 rest[2] = lowest(h[2] & ~BIT(t[2]));
                 int top2 = keys[t[2]] > keys[t[top1]] ? 2 : top1;
                 int key2 = keys[t[top2]], p2 = p1 + r->points[t[2]];
+                /* The ninth trick's holder (R6.1-R6.2: winner_of's first best key from its
+                 * leader on) when top2 keeps the eighth and leads it: the best of positions
+                 * 0-2 now, position 3's card compared at each line (it comes before the
+                 * positions below top2 in the ninth's order). */
+                const int *led9 = r->keys[rest[top2] / 9];
+                int first9 = top2, most9 = led9[rest[top2]];
+                for (int j = 1; j < 3; j++) {
+                    int q = (top2 + j) % 3, key = led9[rest[q]];
+                    if (key > most9) {
+                        first9 = q;
+                        most9 = key;
+                    }
+                }
                 int best3 = even ? INF : -INF;
                 for (uint64_t m3 = legal(r, h[3], 3, t); m3; m3 &= m3 - 1) {
-                    int card = lowest(m3);
-                    rest[3] = lowest(h[3] & ~BIT(card));
-                    int v = line_value(c, keys[card] > key2 ? 3 : top2, p2 + r->points[card],
-                                       rest, rest9);
+                    int card = lowest(m3), kept = lowest(h[3] & ~BIT(card)), top, ninth;
+                    if (keys[card] > key2) { /* position 3 takes the eighth and leads */
+                        const int *k9 = r->keys[kept / 9];
+                        int most = k9[kept];
+                        top = ninth = 3;
+                        for (int q = 0; q < 3; q++)
+                            if (k9[rest[q]] > most) {
+                                ninth = q;
+                                most = k9[rest[q]];
+                            }
+                    } else {
+                        int key = led9[kept];
+                        top = top2;
+                        ninth = key > most9 || (key == most9 && first9 < top2) ? 3 : first9;
+                    }
+                    int v = line_value(c, top, p2 + r->points[card], ninth, rest9);
                     if (BETTER(!even, v, best3)) {
                         best3 = v;
                         if (CUTS(!even, best3, target)) break;

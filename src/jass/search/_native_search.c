@@ -192,6 +192,33 @@ static void prune_match(Ctx *c) {
     }
 }
 
+/* Count a position: 1 if the search must stop (the node limit, a cancel, the deadline). */
+static inline int counted(Ctx *c) {
+    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 1; }
+    if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
+        c->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* A trick start with two cards a hand, counted: the bounds from the points left, then the
+ * last two tricks' small search. */
+static int last_two(Ctx *c, int target) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    uint64_t live = h[0] | h[1] | h[2] | h[3];
+    prune_match(c);
+    if (c->features & F_BOUNDS) { /* the points left, as below: a probe far off is cut */
+        int left = held_points(r, live) + r->last_bonus;
+        int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
+        int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
+        if (target > upper) return upper;
+        if (target <= lower) return lower;
+    }
+    return jass_exact_two(c, target, held_points(r, live));
+}
+
 /* The trick's last card is down: settle it and search on. Team-0 value of the rest. `cards`
  * is what each hand held at the trick's start. */
 static int finish_trick(Ctx *c, int target, int top_pos, int pts, int cards) {
@@ -206,6 +233,15 @@ static int finish_trick(Ctx *c, int target, int top_pos, int pts, int cards) {
     }
     int g0 = w ? -g : g;
     int saved_leader = c->leader, saved_match = c->match;
+    if (cards == 3) { /* the next trick start is one of the last two tricks': no copy of the
+                       * trick to keep, nothing of the trick start's work but theirs */
+        c->leader = winner;
+        c->match = match;
+        int v = counted(c) ? 0 : last_two(c, target - g0);
+        c->leader = saved_leader;
+        c->match = saved_match;
+        return g0 + v;
+    }
     int saved_trick[4];
     memcpy(saved_trick, c->trick, sizeof saved_trick);
     c->leader = winner;
@@ -302,11 +338,7 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
     const uint64_t *pre = c->pre_key;
     c->pre_key = NULL;
     if (chosen) *chosen = -1;
-    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
-    if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
-        c->stopped = 1;
-        return 0;
-    }
+    if (counted(c)) return 0;
     uint64_t *h = c->hands;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
     if (cards == 1) { /* the last trick: every card is forced */
@@ -318,17 +350,8 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
         if (chosen) *chosen = t[0];
         return w ? -g : g;
     }
+    if (cards == 2) return last_two(c, target);
     prune_match(c);
-    if (cards == 2) {
-        if (c->features & F_BOUNDS) { /* the points left, as below: a probe far off is cut */
-            int left = held_points(r, live) + r->last_bonus;
-            int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
-            int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
-            if (target > upper) return upper;
-            if (target <= lower) return lower;
-        }
-        return jass_exact_two(c, target, held_points(r, live));
-    }
     uint64_t k[KEY_WORDS];
     int hint = -1;
     if (c->features & F_TABLE) {
