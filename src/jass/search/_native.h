@@ -197,6 +197,12 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
+/* The strongest live card of suit s (0 if none), from jass_build_sure's tables. */
+static inline uint64_t top_card(const Ctx *c, int s, uint64_t live) {
+    unsigned all = c->by_power[s][(live >> (9 * s)) & 0x1FF];
+    return (uint64_t)c->of_power[s][all & (0u - all)] << (9 * s);
+}
+
 /* A table key: the three words of the four hands (jass_make_key), then their hash, computed
  * once for the prefetch and every look-up of the key. */
 #define KEY_WORDS 4

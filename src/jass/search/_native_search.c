@@ -281,6 +281,15 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         int g[9];
         uint64_t base[4]; /* the key hands now: each card's key redoes only its suit */
         jass_key_hands(c, base);
+        /* prune_match after each card: the top trump left is the top one now, or the next
+         * one if the card is the top one. */
+        const uint64_t *h = c->hands;
+        uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask, top1 = 0, top2 = 0;
+        if (trumps) {
+            int ts = lowest(c->r.trump_mask) / 9;
+            top1 = top_card(c, ts, trumps);
+            top2 = top_card(c, ts, trumps & ~top1);
+        }
         for (int i = 0; i < n; i++) {
             int card = list[i];
             int top = keys[card] > top_key ? 3 : top_pos;
@@ -289,8 +298,10 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             g[i] = (w & 1) ? -gain : gain;
             c->hands[seat] ^= BIT(card);
             c->leader = w;
-            c->match = saved_match & (1 << (w & 1));
-            prune_match(c);
+            int match = saved_match & (1 << (w & 1));
+            uint64_t top_trump = BIT(card) == top1 ? top2 : top1;
+            if (match && top_trump) match &= 1 << (((h[0] | h[2]) & top_trump) ? 0 : 1);
+            c->match = match;
             jass_make_key_after(c, base, card, k[i]);
             c->hands[seat] ^= BIT(card);
 #if defined(__GNUC__) || defined(__clang__)

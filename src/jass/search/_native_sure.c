@@ -22,12 +22,6 @@ static inline uint64_t top_run(const Ctx *c, int s, uint64_t live, uint64_t held
     return (uint64_t)c->of_power[s][run] << (9 * s);
 }
 
-/* The strongest live card of suit s (0 if none). */
-static inline uint64_t top_card(const Ctx *c, int s, uint64_t live) {
-    unsigned all = c->by_power[s][(live >> (9 * s)) & 0x1FF];
-    return (uint64_t)c->of_power[s][all & (0u - all)] << (9 * s);
-}
-
 /* After the leader's quick tricks, one more trick for its team: a card led to the partner's
  * top card of a suit that nobody can ruff (the suit is trumps, or the opponents hold none
  * once the leader's trumps are led, `can_plain`). The partner keeps that card through the
