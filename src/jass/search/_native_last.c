@@ -51,8 +51,9 @@ JASS_INLINE int two_tricks(const Ctx *c, int target, int all, const int even) {
                  * positions below top2 in the ninth's order). */
                 const int *led9 = r->keys[rest[top2] / 9];
                 int first9 = top2, most9 = led9[rest[top2]];
-                for (int j = 1; j < 3; j++) {
-                    int q = (top2 + j) % 3, key = led9[rest[q]];
+                static const int8_t after[3][2] = {{1, 2}, {2, 0}, {0, 1}}; /* mod 3 */
+                for (int j = 0; j < 2; j++) {
+                    int q = after[top2][j], key = led9[rest[q]];
                     if (key > most9) {
                         first9 = q;
                         most9 = key;

@@ -89,10 +89,14 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
         return moves ? 1 : 0;
     }
     int score[9], n = 0;
+    if (!(c->features & F_ORDER)) { /* card order, as the bits come */
+        for (; moves; moves &= moves - 1) out[n++] = lowest(moves);
+        return n;
+    }
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
     uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
     uint64_t to_mate = 0, ruffed = 0; /* leads the partner takes; leads likely ruffed */
-    if (pos == 0 && (c->features & F_ORDER)) {
+    if (pos == 0) {
         const uint64_t *h = c->hands;
         uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
         uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
@@ -100,8 +104,7 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
         for (int s = 0; s < 4; s++) {
             uint64_t suit = (uint64_t)0x1FF << (9 * s);
             if (!(moves & suit)) continue;
-            uint64_t b = 0;
-            for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
+            uint64_t b = top_card(c, s, live);
             /* Any trump may ruff, even from a hand that can follow (R5.3a). */
             if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
             /* The partner's top card that nobody can ruff: lead the suit to it. */
@@ -115,7 +118,7 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
     /* Second and third hand: the best key each side can still bring to this trick (only the
      * led suit and trumps have keys, the other cards' are -1). */
     int opp_max = -1, mate_max = -1;
-    if ((pos == 1 || pos == 2) && (c->features & F_ORDER)) {
+    if (pos == 1 || pos == 2) {
         int seat = (c->leader + pos) & 3;
         uint64_t keyed = suit_mask(c->trick[0]) | r->trump_mask;
         for (int q = pos + 1; q < 4; q++) {
@@ -139,9 +142,7 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
         int card = lowest(moves);
         moves &= moves - 1;
         int s;
-        if (!(c->features & F_ORDER)) {
-            s = card;
-        } else if (pos == 0) {
+        if (pos == 0) {
             s = -(r->points[card] + 2 * r->power[card]);
             if ((winners | to_mate) & BIT(card)) s -= 400;
             if (ruffed & BIT(card)) s += 12; /* a little later */
@@ -177,19 +178,11 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards);
  * played, and the top one never undertrumps), so its holder's opponents can no longer make a
  * match. Clearing their chance keeps the bounds tight and merges table entries. */
 static void prune_match(Ctx *c) {
-    const Rules *r = &c->r;
     const uint64_t *h = c->hands;
-    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & r->trump_mask;
+    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask;
     if (!c->match || !trumps) return;
-    const int *order = r->order[lowest(r->trump_mask) / 9];
-    for (int i = 0; i < 9; i++) {
-        uint64_t b = BIT(order[i]);
-        if (trumps & b) {
-            int holder = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
-            c->match &= 1 << (holder & 1);
-            return;
-        }
-    }
+    uint64_t top = top_card(c, lowest(c->r.trump_mask) / 9, trumps);
+    c->match &= 1 << (((h[0] | h[2]) & top) ? 0 : 1);
 }
 
 /* Count a position: 1 if the search must stop (the node limit, a cancel, the deadline). */
