@@ -67,9 +67,10 @@ typedef struct {
     int suit_points[4][512];
 } Rules;
 
-/* Whether _native_popcnt.c compiles the search again for x86-64 CPUs with popcnt. */
+/* Whether _native_popcnt.c compiles the search again for x86-64 CPUs with popcnt (on Linux,
+ * the platform of the x86-64 wheels, where the compiler's runtime tells the CPU's features). */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__) && \
-    !defined(_WIN32)
+    defined(__linux__)
 #define JASS_HAVE_POPCNT_COPY 1
 #endif
 

@@ -1,12 +1,12 @@
 /* The search compiled a second time, for x86-64 CPUs with a popcount instruction: a
  * baseline x86-64 build (the wheels') has none, so popcount64 is a dozen instructions there,
  * called at every position. The module picks this copy once, at import, when the CPU has the
- * instruction (jass_search_popcnt in _native.c); without GCC or Clang on x86-64 (MSVC, ARM,
- * a build for a CPU that has it anyway) this file is empty and the one search serves.
+ * instruction (use_popcnt in _native.c); without GCC or Clang on x86-64 Linux (MSVC, macOS,
+ * ARM, a build for a CPU that has it anyway) this file is empty and the one search serves.
  * The copy is the same source: the files of the search are included here under other names,
  * with every function compiled for the popcnt target. */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__) && \
-    !defined(_WIN32) /* the condition of JASS_HAVE_POPCNT_COPY in _native.h */
+    defined(__linux__) /* the condition of JASS_HAVE_POPCNT_COPY in _native.h */
 #define JASS_POPCNT_COPY 1 /* popcount64 takes the builtin (_native.h) */
 #ifdef __clang__
 #pragma clang attribute push(__attribute__((target("popcnt"))), apply_to = function)
