@@ -17,8 +17,9 @@
  * (inline, for the search's inner loops) and the jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
- * _native_guess.c the first guess of a fresh context; _native_playout.c the random play-out;
- * _native.c the Python binding. Only PyInit__native leaves the shared object.
+ * _native_last.c its last two tricks; _native_popcnt.c those four again for CPUs with a
+ * popcount instruction; _native_guess.c the first guess of a fresh context;
+ * _native_playout.c the random play-out; _native.c the Python binding. Only PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
@@ -40,6 +41,15 @@
 #define JASS_HIDDEN
 #endif
 
+/* A small function the compiler must inline (so that a constant argument specialises it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define JASS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define JASS_INLINE static __forceinline
+#else
+#define JASS_INLINE static inline
+#endif
+
 /* jass.errors.InvalidInputError, set by _set_error */
 JASS_HIDDEN extern PyObject *jass_invalid_input;
 
@@ -57,8 +67,16 @@ typedef struct {
     int suit_points[4][512];
 } Rules;
 
+/* Whether _native_popcnt.c compiles the search again for x86-64 CPUs with popcnt (on Linux,
+ * the platform of the x86-64 wheels, where the compiler's runtime tells the CPU's features). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__) && \
+    defined(__linux__)
+#define JASS_HAVE_POPCNT_COPY 1
+#endif
+
 static inline int popcount64(uint64_t x) {
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    (defined(__POPCNT__) || defined(__aarch64__) || defined(JASS_POPCNT_COPY))
     return __builtin_popcountll(x);
 #else
     /* Without a popcount instruction (baseline x86-64) the builtin is a call: count inline. */
@@ -149,8 +167,15 @@ typedef struct {
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
     int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
     /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
-     * `live` moves in the table's key; same[s][live] when no card moves. */
-    uint8_t canon[4][512][9], same[4][512];
+     * `live` moves in the table's key; moving[s][live] the live cards that move (suit bits,
+     * 0 when none does: the key then holds the suit as it is). */
+    uint8_t canon[4][512][9];
+    uint16_t moving[4][512];
+    /* The sure points' tables (jass_build_sure): a suit's cards by power and back, all cards
+     * by points and back, a suit's card of fewest points (weakest first). */
+    uint16_t by_power[4][512], of_power[4][512];
+    uint64_t by_points[4][512];
+    int8_t of_points[36], cheap_weak[4][512];
 } Ctx;
 
 #define F_TABLE 1
@@ -173,6 +198,17 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
+/* The strongest live card of suit s (0 if none), from jass_build_sure's tables. */
+static inline uint64_t top_card(const Ctx *c, int s, uint64_t live) {
+    unsigned all = c->by_power[s][(live >> (9 * s)) & 0x1FF];
+    return (uint64_t)c->of_power[s][all & (0u - all)] << (9 * s);
+}
+
+/* A table key: the three words of the four hands (jass_make_key), then their hash, computed
+ * once for the prefetch and every look-up of the key. */
+#define KEY_WORDS 4
+static inline uint64_t key_hash(const uint64_t *k) { return mix(k[0] ^ mix(k[1] ^ mix(k[2]))); }
+
 /* A root position: what solve and card_values search from (read by jass_read_root). */
 typedef struct {
     uint64_t hands[4];
@@ -188,6 +224,8 @@ JASS_HIDDEN int jass_read_rules(PyObject *data, Rules *r);
 
 /* _native_table.c */
 JASS_HIDDEN void jass_make_key(const Ctx *c, uint64_t *k);
+JASS_HIDDEN void jass_key_hands(const Ctx *c, uint64_t *out);
+JASS_HIDDEN void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k);
 JASS_HIDDEN void jass_build_canon(Ctx *c);
 JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
 JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);
@@ -202,8 +240,19 @@ JASS_HIDDEN int jass_root_moves(Ctx *c, const Root *root, int *list);
 JASS_HIDDEN int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key,
                                  int partner, int hint, int killer, int *out);
 
+/* _native_last.c */
+JASS_HIDDEN int jass_exact_two(const Ctx *c, int target, int all);
+
+/* _native_popcnt.c: the search's entry points again, for CPUs with popcnt */
+#ifdef JASS_HAVE_POPCNT_COPY
+JASS_HIDDEN int jass_probe_popcnt(Ctx *c, const Root *root, int target, int only);
+JASS_HIDDEN int jass_bisect_popcnt(Ctx *c, const Root *root, int only, int guess, int guessed,
+                                   int *lo_out, int *hi_out, int *good, int *good_value);
+#endif
+
 /* _native_sure.c */
-JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int *sure);
+JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure);
+JASS_HIDDEN void jass_build_sure(Ctx *c);
 
 /* _native_guess.c */
 JASS_HIDDEN int jass_guess(Ctx *c, const Root *root);

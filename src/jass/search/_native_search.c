@@ -84,11 +84,19 @@ void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *
 int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int partner,
                        int hint, int killer, int *out) {
     const Rules *r = &c->r;
+    if (!(moves & (moves - 1))) { /* one card (or none): nothing to order */
+        if (moves) out[0] = lowest(moves);
+        return moves ? 1 : 0;
+    }
     int score[9], n = 0;
+    if (!(c->features & F_ORDER)) { /* card order, as the bits come */
+        for (; moves; moves &= moves - 1) out[n++] = lowest(moves);
+        return n;
+    }
     const int *keys = pos ? r->keys[c->trick[0] / 9] : NULL;
     uint64_t winners = 0; /* leads that take the trick (a suit's top card nobody can ruff) */
     uint64_t to_mate = 0, ruffed = 0; /* leads the partner takes; leads likely ruffed */
-    if (pos == 0 && (c->features & F_ORDER)) {
+    if (pos == 0) {
         const uint64_t *h = c->hands;
         uint64_t live = h[0] | h[1] | h[2] | h[3], trumps = r->trump_mask;
         uint64_t o1 = h[(c->leader + 1) & 3], o3 = h[(c->leader + 3) & 3];
@@ -96,8 +104,7 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
         for (int s = 0; s < 4; s++) {
             uint64_t suit = (uint64_t)0x1FF << (9 * s);
             if (!(moves & suit)) continue;
-            uint64_t b = 0;
-            for (int i = 0; i < 9 && !b; i++) b = live & BIT(r->order[s][i]);
+            uint64_t b = top_card(c, s, live);
             /* Any trump may ruff, even from a hand that can follow (R5.3a). */
             if ((moves & b) && (suit == trumps || !((o1 | o3) & trumps))) winners |= b;
             /* The partner's top card that nobody can ruff: lead the suit to it. */
@@ -108,13 +115,15 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
                 ruffed |= moves & suit;
         }
     }
-    /* Second and third hand: the best key each side can still bring to this trick. */
+    /* Second and third hand: the best key each side can still bring to this trick (only the
+     * led suit and trumps have keys, the other cards' are -1). */
     int opp_max = -1, mate_max = -1;
-    if ((pos == 1 || pos == 2) && (c->features & F_ORDER)) {
+    if (pos == 1 || pos == 2) {
         int seat = (c->leader + pos) & 3;
+        uint64_t keyed = suit_mask(c->trick[0]) | r->trump_mask;
         for (int q = pos + 1; q < 4; q++) {
             int other = (c->leader + q) & 3, most = -1;
-            for (uint64_t m = c->hands[other]; m; m &= m - 1)
+            for (uint64_t m = c->hands[other] & keyed; m; m &= m - 1)
                 if (keys[lowest(m)] > most) most = keys[lowest(m)];
             if ((other ^ seat) & 1) {
                 if (most > opp_max) opp_max = most;
@@ -123,31 +132,31 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
             }
         }
     }
+    /* The follows' cases, which hold for the whole trick so far: the partner behind takes
+     * it (feed him), the partner's card is beaten behind (cover it cheaply or keep points
+     * back), an opponent behind beats every beat that does not hold. */
+    int feed = pos < 3 && !partner && mate_max > top_key && mate_max > opp_max;
+    int cover = pos < 3 && partner && top_key <= opp_max;
+    int late = pos < 3 && !partner && mate_max < opp_max;
     while (moves) {
         int card = lowest(moves);
         moves &= moves - 1;
         int s;
-        if (!(c->features & F_ORDER)) {
-            s = card;
-        } else if (pos == 0) {
+        if (pos == 0) {
             s = -(r->points[card] + 2 * r->power[card]);
             if ((winners | to_mate) & BIT(card)) s -= 400;
             if (ruffed & BIT(card)) s += 12; /* a little later */
             if (card == killer) s -= 60;
             if (card == hint) s = -100000;
-        } else if (pos < 3 && !partner && keys[card] <= top_key && mate_max > top_key &&
-                   mate_max > opp_max) {
-            s = -1000 - r->points[card]; /* the partner behind takes it: feed it */
-        } else if (pos < 3 && partner && top_key <= opp_max) {
-            /* The partner's card is beaten behind: cover it cheaply, or keep points back. */
-            s = keys[card] > top_key ? r->power[card] - 1000 : r->points[card];
-        } else if (pos < 3 && !partner && keys[card] > top_key && keys[card] < opp_max &&
-                   mate_max < opp_max) {
-            s = r->power[card] - 900; /* beaten behind anyway: after the beats that hold */
         } else {
             int beats = keys[card] > top_key;
             if (partner)
-                s = beats * 1000 - r->points[card];
+                s = cover ? (beats ? r->power[card] - 1000 : r->points[card])
+                          : beats * 1000 - r->points[card];
+            else if (!beats && feed)
+                s = -1000 - r->points[card];
+            else if (beats && late && keys[card] < opp_max)
+                s = r->power[card] - 900; /* after the beats that hold */
             else
                 s = beats ? r->power[card] - 1000 : r->points[card];
         }
@@ -163,31 +172,51 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
     return n;
 }
 
-static int search_trick(Ctx *c, int target, int *chosen);
+static int search_trick(Ctx *c, int target, int *chosen, int cards);
 
 /* At a trick boundary: the top trump left always takes its trick (a trump may always be
  * played, and the top one never undertrumps), so its holder's opponents can no longer make a
  * match. Clearing their chance keeps the bounds tight and merges table entries. */
 static void prune_match(Ctx *c) {
-    const Rules *r = &c->r;
     const uint64_t *h = c->hands;
-    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & r->trump_mask;
+    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask;
     if (!c->match || !trumps) return;
-    const int *order = r->order[lowest(r->trump_mask) / 9];
-    for (int i = 0; i < 9; i++) {
-        uint64_t b = BIT(order[i]);
-        if (trumps & b) {
-            int holder = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
-            c->match &= 1 << (holder & 1);
-            return;
-        }
-    }
+    uint64_t top = top_card(c, lowest(c->r.trump_mask) / 9, trumps);
+    c->match &= 1 << (((h[0] | h[2]) & top) ? 0 : 1);
 }
 
-/* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
-static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
+/* Count a position: 1 if the search must stop (the node limit, a cancel, the deadline). */
+static inline int counted(Ctx *c) {
+    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 1; }
+    if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
+        c->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* A trick start with two cards a hand, counted: the bounds from the points left, then the
+ * last two tricks' small search. */
+static int last_two(Ctx *c, int target) {
+    const Rules *r = &c->r;
+    const uint64_t *h = c->hands;
+    uint64_t live = h[0] | h[1] | h[2] | h[3];
+    prune_match(c);
+    if (c->features & F_BOUNDS) { /* the points left, as below: a probe far off is cut */
+        int left = held_points(r, live) + r->last_bonus;
+        int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
+        int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
+        if (target > upper) return upper;
+        if (target <= lower) return lower;
+    }
+    return jass_exact_two(c, target, held_points(r, live));
+}
+
+/* The trick's last card is down: settle it and search on. Team-0 value of the rest. `cards`
+ * is what each hand held at the trick's start. */
+static int finish_trick(Ctx *c, int target, int top_pos, int pts, int cards) {
     int winner = (c->leader + top_pos) & 3, w = winner & 1;
-    int last = !(c->hands[0] | c->hands[1] | c->hands[2] | c->hands[3]);
+    int last = cards == 1;
     int g = pts + (last ? c->r.last_bonus : 0);
     int match = c->match & (1 << w);
     g *= c->sign;
@@ -197,11 +226,20 @@ static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
     }
     int g0 = w ? -g : g;
     int saved_leader = c->leader, saved_match = c->match;
+    if (cards == 3) { /* the next trick start is one of the last two tricks': no copy of the
+                       * trick to keep, nothing of the trick start's work but theirs */
+        c->leader = winner;
+        c->match = match;
+        int v = counted(c) ? 0 : last_two(c, target - g0);
+        c->leader = saved_leader;
+        c->match = saved_match;
+        return g0 + v;
+    }
     int saved_trick[4];
     memcpy(saved_trick, c->trick, sizeof saved_trick);
     c->leader = winner;
     c->match = match;
-    int v = search_trick(c, target - g0, NULL);
+    int v = search_trick(c, target - g0, NULL, cards - 1);
     c->leader = saved_leader;
     c->match = saved_match;
     memcpy(c->trick, saved_trick, sizeof saved_trick);
@@ -211,28 +249,40 @@ static int finish_trick(Ctx *c, int target, int top_pos, int pts) {
 /* A fail-soft bound on the team-0 value from card `pos` of the current trick on, probed at
  * `target`: at least target means the value is at least the result, below means at most.
  * `only` (if not 0) restricts this card's choices; `chosen` receives the card that reached
- * the mover's side of the target, if one did. */
+ * the mover's side of the target, if one did. `cards` is what each hand held at the
+ * trick's start (the mover still does: counted once, not at every card). */
 static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int top_pos, int pts,
-                       int hint, uint64_t only, int *chosen) {
+                       int hint, uint64_t only, int *chosen, int cards) {
     int seat = (c->leader + pos) & 3;
     int maxing = (seat & 1) == 0;
     uint64_t moves = legal(&c->r, reps[seat] & c->hands[seat], pos, c->trick);
     if (only) moves &= only;
-    int top_key = pos ? c->r.keys[c->trick[0] / 9][c->trick[top_pos]] : -1;
+    const int *keys = c->r.keys[pos ? c->trick[0] / 9 : 0]; /* the led suit's (read if pos) */
+    int top_key = pos ? keys[c->trick[top_pos]] : -1;
     int partner = pos ? (((c->leader + top_pos) ^ seat) & 1) == 0 : 0;
     int list[9];
-    int killer = pos ? -1 : c->killer[popcount64(c->hands[seat]) & 15][c->leader];
+    int killer = pos ? -1 : c->killer[cards & 15][c->leader];
     int n = jass_order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
-    int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
-    uint64_t k[9][3];
+    int etc = pos == 3 && (c->features & F_TABLE) && cards > 3;
+    uint64_t k[9][KEY_WORDS];
     if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
          * read for a cutoff that one of them already proves (enhanced transposition
          * cutoff). */
         int saved_leader = c->leader, saved_match = c->match;
-        const int *keys = c->r.keys[c->trick[0] / 9];
         int g[9];
+        uint64_t base[4]; /* the key hands now: each card's key redoes only its suit */
+        jass_key_hands(c, base);
+        /* prune_match after each card: the top trump left is the top one now, or the next
+         * one if the card is the top one. */
+        const uint64_t *h = c->hands;
+        uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask, top1 = 0, top2 = 0;
+        if (trumps) {
+            int ts = lowest(c->r.trump_mask) / 9;
+            top1 = top_card(c, ts, trumps);
+            top2 = top_card(c, ts, trumps & ~top1);
+        }
         for (int i = 0; i < n; i++) {
             int card = list[i];
             int top = keys[card] > top_key ? 3 : top_pos;
@@ -241,19 +291,20 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             g[i] = (w & 1) ? -gain : gain;
             c->hands[seat] ^= BIT(card);
             c->leader = w;
-            c->match = saved_match & (1 << (w & 1));
-            prune_match(c);
-            jass_make_key(c, k[i]);
+            int match = saved_match & (1 << (w & 1));
+            uint64_t top_trump = BIT(card) == top1 ? top2 : top1;
+            if (match && top_trump) match &= 1 << (((h[0] | h[2]) & top_trump) ? 0 : 1);
+            c->match = match;
+            jass_make_key_after(c, base, card, k[i]);
             c->hands[seat] ^= BIT(card);
 #if defined(__GNUC__) || defined(__clang__)
-            __builtin_prefetch(&c->tt[mix(k[i][0] ^ mix(k[i][1] ^ mix(k[i][2]))) & c->tt_mask]);
+            __builtin_prefetch(&c->tt[k[i][3] & c->tt_mask]);
 #endif
         }
         c->leader = saved_leader;
         c->match = saved_match;
-        int cards = popcount64(c->hands[seat]) - 1;
         for (int i = 0; i < n; i++) {
-            Entry *e = jass_tt_find(c, k[i], cards, 0);
+            Entry *e = jass_tt_find(c, k[i], cards - 1, 0);
             if (!e) continue;
             if (maxing && e->lo > -30000 && g[i] + e->lo >= target) return g[i] + e->lo;
             if (!maxing && e->hi < 30000 && g[i] + e->hi < target) return g[i] + e->hi;
@@ -263,14 +314,14 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         int card = list[i];
         c->hands[seat] ^= BIT(card);
         c->trick[pos] = card;
-        int new_top = pos && c->r.keys[c->trick[0] / 9][card] > top_key ? pos : top_pos;
+        int new_top = pos && keys[card] > top_key ? pos : top_pos;
         int v;
         if (pos < 3) {
             v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
-                            NULL);
+                            NULL, cards);
         } else {
             c->pre_key = etc ? k[i] : NULL; /* read (and cleared) by the next trick's start */
-            v = finish_trick(c, target, new_top, pts + c->r.points[card]);
+            v = finish_trick(c, target, new_top, pts + c->r.points[card], cards);
             c->pre_key = NULL;
         }
         c->hands[seat] ^= BIT(card);
@@ -285,66 +336,15 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     return best;
 }
 
-/* The team-0 value of the last two tricks, from card `pos` of the eighth, probed at
- * `target` (fail-soft, as search_card: at most 16 lines, cheaper than the table). `all` is
- * the points of the eight cards still in play at the eighth trick's start. */
-static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts, int all) {
-    const Rules *r = &c->r;
-    int seat = (c->leader + pos) & 3;
-    int maxing = (seat & 1) == 0;
-    uint64_t moves = legal(r, c->hands[seat], pos, c->trick);
-    const int *keys = pos ? r->keys[c->trick[0] / 9] : r->keys[lowest(moves) / 9];
-    int top_key = pos ? keys[c->trick[top_pos]] : -1;
-    int best = maxing ? -INF : INF;
-    for (; moves; moves &= moves - 1) {
-        int card = lowest(moves);
-        if (pos == 0) keys = r->keys[card / 9];
-        int new_top = pos && keys[card] > top_key ? pos : top_pos;
-        int v;
-        if (pos < 3) {
-            c->hands[seat] ^= BIT(card);
-            c->trick[pos] = card;
-            v = exact_two(c, pos + 1, target, new_top, pts + r->points[card], all);
-            c->hands[seat] ^= BIT(card);
-        } else {
-            /* The eighth trick's winner leads the ninth, every card of which is forced: its
-             * points are what the eighth left. */
-            int eighth = pts + r->points[card];
-            int winner = (c->leader + new_top) & 3, w = winner & 1;
-            uint64_t held = c->hands[seat] ^ BIT(card);
-            int t[4];
-            for (int i = 0; i < 4; i++) {
-                int who = (winner + i) & 3;
-                t[i] = lowest(who == seat ? held : c->hands[who]);
-            }
-            int w9 = (winner + winner_of(r, 4, t)) & 1;
-            int g = c->sign * eighth;
-            int g9 = c->sign * (all - eighth + r->last_bonus);
-            if (w9 == w && (c->match >> w & 1)) g9 += c->bonus[w];
-            v = (w ? -g : g) + (w9 ? -g9 : g9);
-        }
-        if (maxing ? v > best : v < best) {
-            best = v;
-            if (maxing ? best >= target : best < target) break;
-        }
-    }
-    return best;
-}
-
-/* A trick boundary. */
-static int search_trick(Ctx *c, int target, int *chosen) {
+/* A trick boundary, where each hand holds `cards`. */
+static int search_trick(Ctx *c, int target, int *chosen, int cards) {
     const Rules *r = &c->r;
     const uint64_t *pre = c->pre_key;
     c->pre_key = NULL;
     if (chosen) *chosen = -1;
-    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
-    if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
-        c->stopped = 1;
-        return 0;
-    }
+    if (counted(c)) return 0;
     uint64_t *h = c->hands;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
-    int cards = popcount64(h[c->leader]);
     if (cards == 1) { /* the last trick: every card is forced */
         int t[4];
         for (int i = 0; i < 4; i++) t[i] = lowest(h[(c->leader + i) & 3]);
@@ -354,22 +354,9 @@ static int search_trick(Ctx *c, int target, int *chosen) {
         if (chosen) *chosen = t[0];
         return w ? -g : g;
     }
+    if (cards == 2) return last_two(c, target);
     prune_match(c);
-    if (cards == 2) {
-        if (c->features & F_BOUNDS) { /* the points left, as below: a probe far off is cut */
-            int left = held_points(r, live) + r->last_bonus;
-            int upper = left + ((c->match & 1) ? c->bonus[0] : 0);
-            int lower = -left - ((c->match & 2) ? c->bonus[1] : 0);
-            if (target > upper) return upper;
-            if (target <= lower) return lower;
-        }
-        int saved[4];
-        memcpy(saved, c->trick, sizeof saved);
-        int v = exact_two(c, 0, target, 0, 0, held_points(r, live));
-        memcpy(c->trick, saved, sizeof saved);
-        return v;
-    }
-    uint64_t k[3];
+    uint64_t k[KEY_WORDS];
     int hint = -1;
     if (c->features & F_TABLE) {
         /* Looked up before the sure points, which cost more (the key holds the match chances
@@ -390,7 +377,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     int sure[2] = {0, 0};
     /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
     if ((c->features & F_SURE) && c->sign > 0) {
-        int quick = jass_sure_points(c, live, sure);
+        int quick = jass_sure_points(c, live, cards, sure);
         int team = c->leader & 1;
         if (quick) c->match &= 1 << team; /* the other team loses a trick */
         if (quick == cards) { /* every trick: all the points, and the match if still open */
@@ -413,7 +400,7 @@ static int search_trick(Ctx *c, int target, int *chosen) {
     else
         memcpy(reps, h, sizeof reps);
     int lead = -1;
-    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead);
+    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead, cards);
     if (c->stopped) return 0;
     if (lead >= 0) c->killer[cards][c->leader] = (int8_t)lead;
     if (chosen) *chosen = lead;
@@ -446,7 +433,7 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
     int t0 = root->side ? 1 - target : target;
     int v;
     if (root->n == 0 && only < 0) {
-        v = search_trick(c, t0, &c->root_best);
+        v = search_trick(c, t0, &c->root_best, popcount64(root->hands[root->leader]));
     } else {
         uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
         for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
@@ -457,7 +444,7 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
         int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0, pts = 0;
         for (int i = 0; i < root->n; i++) pts += c->r.points[root->trick[i]];
         v = search_card(c, root->n, t0, reps, top, pts, -1, only >= 0 ? BIT(only) : 0,
-                        &c->root_best);
+                        &c->root_best, popcount64(root->hands[(root->leader + root->n) & 3]));
     }
     return root->side ? -v : v;
 }

@@ -1,17 +1,25 @@
-/* Sure points at a trick boundary: DDS's quick tricks, counted in points. */
+/* Sure points at a trick boundary: DDS's quick tricks, counted in points. The walks over a
+ * suit's order are table look-ups of its 9-bit pattern (jass_build_sure): a suit's cards as
+ * ranks by power, where a run of top cards is a bit trick, and all cards as ranks by points,
+ * where the cards of fewest points are the lowest bits. */
 #include "_native.h"
 
-/* The k cards of fewest points among `cards` (all of them if fewer). */
-static uint64_t least(const Rules *r, uint64_t cards, int k) {
+/* The k cards of fewest points among `cards` (all of them if fewer; of equal points the
+ * lower card first). */
+static inline uint64_t least(const Ctx *c, uint64_t cards, int k) {
+    uint64_t ranks = c->by_points[0][cards & 0x1FF] | c->by_points[1][(cards >> 9) & 0x1FF] |
+                     c->by_points[2][(cards >> 18) & 0x1FF] | c->by_points[3][(cards >> 27) & 0x1FF];
     uint64_t chosen = 0;
-    for (; k > 0 && cards; k--) {
-        uint64_t pick = 0;
-        for (uint64_t m = cards; m; m &= m - 1)
-            if (!pick || r->points[lowest(m)] < r->points[lowest(pick)]) pick = m & -m;
-        chosen |= pick;
-        cards &= ~pick;
-    }
+    for (; k > 0 && ranks; k--, ranks &= ranks - 1) chosen |= BIT(c->of_points[lowest(ranks)]);
     return chosen;
+}
+
+/* The live cards of suit s from its top down, as long as `held` holds them. */
+static inline uint64_t top_run(const Ctx *c, int s, uint64_t live, uint64_t held) {
+    unsigned all = c->by_power[s][(live >> (9 * s)) & 0x1FF];
+    unsigned others = all & ~(unsigned)c->by_power[s][(held >> (9 * s)) & 0x1FF];
+    unsigned run = others ? all & ((others & (0u - others)) - 1) : all;
+    return (uint64_t)c->of_power[s][run] << (9 * s);
 }
 
 /* After the leader's quick tricks, one more trick for its team: a card led to the partner's
@@ -20,7 +28,8 @@ static uint64_t least(const Rules *r, uint64_t cards, int k) {
  * quick tricks, as he holds more cards than they are tricks and none of them is of its suit.
  * Returns the two cards (the partner's and the leader's one of fewest points) of the suit
  * whose pair is worth most, or 0. */
-static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_plain) {
+static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_plain,
+                         int cards) {
     const Rules *r = &c->r;
     uint64_t mine = c->hands[c->leader] & ~quick, mate = c->hands[(c->leader + 2) & 3];
     uint64_t pair = 0;
@@ -28,17 +37,13 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
     for (int s = 0; s < 4; s++) {
         uint64_t suit = (uint64_t)0x1FF << (9 * s);
         if (!(mine & suit) || !(mate & suit) || (suit != r->trump_mask && !can_plain)) continue;
-        uint64_t top = 0, low = 0;
-        for (int i = 0; i < 9 && !top; i++) top = live & BIT(r->order[s][i]);
+        uint64_t top = top_card(c, s, live);
         if (!(mate & top)) continue;
-        for (int i = 0; i < 9; i++) { /* the leader's card of fewest points, weakest first */
-            uint64_t b = BIT(r->order[s][8 - i]);
-            if ((mine & b) && (!low || r->points[lowest(b)] < r->points[lowest(low)])) low = b;
-        }
-        int points = r->points[lowest(top)] + r->points[lowest(low)];
+        int low = c->cheap_weak[s][(mine >> (9 * s)) & 0x1FF];
+        int points = r->points[lowest(top)] + r->points[low];
         if (points > most) {
             most = points;
-            pair = top | low;
+            pair = top | BIT(low);
         }
     }
     if (!pair || !can_plain || !(c->features & F_CASH)) return pair;
@@ -48,17 +53,11 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
     uint64_t rest = live & ~quick & ~pair, quick_suits = 0;
     for (int s = 0; s < 4; s++)
         if (quick & ((uint64_t)0x1FF << (9 * s))) quick_suits |= (uint64_t)0x1FF << (9 * s);
-    int spare = popcount64(mate) - 1 - popcount64(quick);
+    int spare = cards - 1 - popcount64(quick);
     for (int s = 0; s < 4; s++) {
         uint64_t suit = (uint64_t)0x1FF << (9 * s);
         if (suit == r->trump_mask || (suit & quick_suits) || !(mate & suit)) continue;
-        uint64_t run = 0;
-        for (int i = 0; i < 9; i++) {
-            uint64_t b = BIT(r->order[s][i]);
-            if (!(rest & b)) continue;
-            if (!(mate & b)) break;
-            run |= b;
-        }
+        uint64_t run = top_run(c, s, rest, mate);
         if (popcount64(run) > spare) break;
         spare -= popcount64(run);
         pair |= run;
@@ -74,10 +73,10 @@ static uint64_t crossing(const Ctx *c, uint64_t live, uint64_t quick, int can_pl
  * gone), its top cards in a row of each plain suit; then one more trick, led to a top card
  * of the partner's (crossing), and the partner's top cards in a row after it; with the cards
  * of fewest points each hand must play into those tricks (an opponent follows each suit led
- * while he can). sure[t] gets team t's sure points; returns the number of the leader's team's
- * quick tricks, its whole hand when the team takes every trick.
+ * while he can). Each hand holds `cards`. sure[t] gets team t's sure points; returns the number
+ * of the leader's team's quick tricks, its whole hand when the team takes every trick.
  * Only where points count for their taker (not Misere): there the leader wants them. */
-int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
+int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure) {
     const Rules *r = &c->r;
     const uint64_t *h = c->hands;
     int leader = c->leader, team = leader & 1;
@@ -85,46 +84,29 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     uint64_t masks[2] = {0, 0}, quick = 0;
     int can_plain = 1;
     if (r->trump_mask) {
-        const int *order = r->order[lowest(r->trump_mask) / 9];
-        int run_team = -1;
-        for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
-            uint64_t b = BIT(order[i]);
-            if (!(live & b)) continue;
-            int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
-            if (run_team >= 0 && t != run_team) break;
-            run_team = t;
-            masks[t] |= b;
+        int ts = lowest(r->trump_mask) / 9;
+        uint64_t top = top_card(c, ts, live);
+        if (top) { /* the top trump's team and its run */
+            int t = ((h[0] | h[2]) & top) ? 0 : 1;
+            masks[t] = top_run(c, ts, live, h[t] | h[t + 2]);
         }
-        int led = 0;
-        for (int i = 0; i < 9; i++) {
-            uint64_t b = BIT(order[i]);
-            if (!(live & b)) continue;
-            if (!(mine & b)) break;
-            quick |= b;
-            led++;
-        }
+        quick = top_run(c, ts, live, mine);
+        int led = popcount64(quick);
         int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
         int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
         if (other > most) most = other;
         can_plain = most <= led;
     }
-    if (can_plain) {
+    if (can_plain)
         for (int s = 0; s < 4; s++) {
             uint64_t suit = (uint64_t)0x1FF << (9 * s);
-            if (suit == r->trump_mask || !(mine & suit)) continue;
-            for (int i = 0; i < 9; i++) {
-                uint64_t b = BIT(r->order[s][i]);
-                if (!(live & b)) continue;
-                if (!(mine & b)) break;
-                quick |= b;
-            }
+            if (suit != r->trump_mask && (mine & suit)) quick |= top_run(c, s, live, mine);
         }
-    }
     masks[team] |= quick;
     int tricks = popcount64(quick);
     uint64_t cross = 0;
-    if (tricks < popcount64(mine) && (c->features & F_CROSS)) {
-        cross = crossing(c, live, quick, can_plain);
+    if (tricks < cards && (c->features & F_CROSS)) {
+        cross = crossing(c, live, quick, can_plain, cards);
         masks[team] |= cross;
         tricks += popcount64(cross & h[(leader + 2) & 3]);
     }
@@ -140,14 +122,52 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
             if ((p ^ leader) & 1) /* an opponent follows each suit led while he can */
                 for (int s = 0; s < 4; s++) {
                     uint64_t suit = (uint64_t)0x1FF << (9 * s);
-                    if (led & suit) forced |= least(r, h[p] & suit, popcount64(led & suit));
+                    if (led & suit) forced |= least(c, h[p] & suit, popcount64(led & suit));
                 }
             uint64_t free = h[p] & ~masks[team] & ~forced;
             int k = tricks - popcount64(h[p] & masks[team]) - popcount64(forced);
-            if (k > 0) forced |= least(r, free, k);
+            if (k > 0) forced |= least(c, free, k);
             if (forced) sure[team] += held_points(r, forced);
         }
     }
     return tricks;
 }
 
+/* The tables of the walks above, from the rules: by_power[s][p] gives suit s's cards p as
+ * ranks by power (bit 0 its strongest), of_power[s] back; by_points[s][p] gives them as
+ * ranks among all 36 cards by points, the lower card first of equal points, and
+ * of_points[rank] the card; cheap_weak[s][p] is the card of fewest points of p, the weakest
+ * first of equal points (-1 for none). */
+void jass_build_sure(Ctx *c) {
+    const Rules *r = &c->r;
+    int rank[36];
+    for (int card = 0; card < 36; card++) {
+        rank[card] = 0;
+        for (int other = 0; other < 36; other++)
+            if (r->points[other] < r->points[card] ||
+                (r->points[other] == r->points[card] && other < card))
+                rank[card]++;
+        c->of_points[rank[card]] = (int8_t)card;
+    }
+    for (int s = 0; s < 4; s++)
+        for (int p = 0; p < 512; p++) {
+            unsigned power = 0, cards = 0;
+            uint64_t points = 0;
+            int weak = -1;
+            for (int i = 0; i < 9; i++) {
+                int card = r->order[s][i], bit = card - 9 * s;
+                if (p >> bit & 1) {
+                    power |= 1u << i;
+                    points |= BIT(rank[card]);
+                }
+                if (p >> i & 1) cards |= 1u << (r->order[s][i] - 9 * s);
+                int w = r->order[s][8 - i];
+                if ((p >> (w - 9 * s) & 1) && (weak < 0 || r->points[w] < r->points[weak]))
+                    weak = w;
+            }
+            c->by_power[s][p] = (uint16_t)power;
+            c->of_power[s][p] = (uint16_t)cards;
+            c->by_points[s][p] = points;
+            c->cheap_weak[s][p] = (int8_t)weak;
+        }
+}

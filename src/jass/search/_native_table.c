@@ -4,33 +4,61 @@
 
 #include <stdlib.h>
 
+/* Suit s of the hands the table keys, its live cards `p`: the cards that move (few, the
+ * small cards of a run below a gap) go to their run's top places; the others stay. */
+static inline void key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out) {
+    uint64_t suit = (uint64_t)0x1FF << (9 * s);
+    uint64_t moving = (uint64_t)c->moving[s][p] << (9 * s), to[4] = {0, 0, 0, 0};
+    for (uint64_t m = moving; m; m &= m - 1) {
+        uint64_t b = m & -m;
+        int owner = (h[1] & b) ? 1 : (h[2] & b) ? 2 : (h[3] & b) ? 3 : 0;
+        to[owner] |= BIT(9 * s + c->canon[s][p][lowest(m) - 9 * s]);
+    }
+    for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit & ~moving) | to[i];
+}
+
 /* The hands the table keys: with rank keys, each run of equal-point cards (jass_build_canon)
  * keeps its live cards at its top, in order, so that positions that differ only in which
  * cards of a run are gone share an entry (partition search's idea, for points). */
-static void key_hands(const Ctx *c, uint64_t *out) {
+void jass_key_hands(const Ctx *c, uint64_t *out) {
     const uint64_t *h = c->hands;
     memcpy(out, h, 4 * sizeof *out);
     if (!(c->features & F_RANK)) return;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
     for (int s = 0; s < 4; s++) {
         int p = (int)(live >> (9 * s)) & 0x1FF;
-        if (c->same[s][p]) continue;
-        uint64_t suit = (uint64_t)0x1FF << (9 * s);
-        for (int i = 0; i < 4; i++) {
-            uint64_t moved = 0;
-            for (uint64_t m = h[i] & suit; m; m &= m - 1)
-                moved |= BIT(9 * s + c->canon[s][p][lowest(m) - 9 * s]);
-            out[i] = (out[i] & ~suit) | moved;
-        }
+        if (c->moving[s][p]) key_suit(c, h, s, p, out);
     }
+}
+
+static void pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
+    k[0] = h[0] | h[1] << 36;
+    k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
+    k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+    k[3] = key_hash(k);
 }
 
 void jass_make_key(const Ctx *c, uint64_t *k) {
     uint64_t h[4];
-    key_hands(c, h);
-    k[0] = h[0] | h[1] << 36;
-    k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
-    k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+    jass_key_hands(c, h);
+    pack_key(c, h, k);
+}
+
+/* jass_make_key once `card` is gone from c->hands, from `base`, the key hands
+ * (jass_key_hands) while it was held: only its suit changes, so only that suit is redone
+ * (the trick's last card, whose every choice needs the next trick's key). */
+void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k) {
+    const uint64_t *h = c->hands;
+    uint64_t out[4];
+    memcpy(out, base, sizeof out);
+    int s = card / 9;
+    uint64_t suit = (uint64_t)0x1FF << (9 * s);
+    int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
+    if ((c->features & F_RANK) && c->moving[s][p])
+        key_suit(c, h, s, p, out);
+    else
+        for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
+    pack_key(c, out, k);
 }
 
 /* Whether y may stand for x in every rule (x stronger, both of one run): the same order
@@ -82,16 +110,16 @@ void jass_build_canon(Ctx *c) {
         }
     for (int s = 0; s < 4; s++)
         for (int p = 0; p < 512; p++) {
-            int same = 1, taken[36] = {0};
+            int moving = 0, taken[36] = {0};
             for (int i = 0; i < 9; i++) {
                 int card = r->order[s][i];
                 if (!(p >> (card - 9 * s) & 1)) continue;
                 /* The k-th live card of a run takes the run's k-th place. */
                 int to = r->order[s][first[card] + taken[run[card]]++];
                 c->canon[s][p][card - 9 * s] = (uint8_t)(to - 9 * s);
-                same &= to == card;
+                if (to != card) moving |= 1 << (card - 9 * s);
             }
-            c->same[s][p] = (uint8_t)same;
+            c->moving[s][p] = (uint16_t)moving;
         }
 }
 
@@ -105,7 +133,8 @@ int jass_tt_alloc(Ctx *c, uint64_t size) {
     c->tt_used = 0;
     for (uint64_t i = 0; i < old_size; i++) {
         if (!old[i].cards) continue;
-        uint64_t slot = mix(old[i].k0 ^ mix(old[i].k1 ^ mix(old[i].k2))) & c->tt_mask;
+        uint64_t k[3] = {old[i].k0, old[i].k1, old[i].k2};
+        uint64_t slot = key_hash(k) & c->tt_mask;
         for (int j = 0; j < 4; j++) {
             Entry *e = &t[(slot + (uint64_t)j) & c->tt_mask];
             if (!e->cards) { *e = old[i]; c->tt_used++; break; }
@@ -116,7 +145,7 @@ int jass_tt_alloc(Ctx *c, uint64_t size) {
 }
 
 Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create) {
-    uint64_t slot = mix(k[0] ^ mix(k[1] ^ mix(k[2]))) & c->tt_mask;
+    uint64_t slot = k[3] & c->tt_mask;
     Entry *victim = NULL;
     int worst = 0;
     for (int j = 0; j < 4; j++) {
