@@ -82,19 +82,19 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     const uint64_t *h = c->hands;
     int leader = c->leader, team = leader & 1;
     uint64_t mine = h[leader];
-    uint64_t masks[2] = {0, 0}, quick = 0;
-    int can_plain = 1;
+    uint64_t masks[2] = {0, 0}, quick = 0, run = 0;
+    int can_plain = 1, run_team = -1;
     if (r->trump_mask) {
         const int *order = r->order[lowest(r->trump_mask) / 9];
-        int run_team = -1;
         for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
             uint64_t b = BIT(order[i]);
             if (!(live & b)) continue;
             int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
             if (run_team >= 0 && t != run_team) break;
             run_team = t;
-            masks[t] |= b;
+            run |= b;
         }
+        if (run_team >= 0) masks[run_team] = run;
         int led = 0;
         for (int i = 0; i < 9; i++) {
             uint64_t b = BIT(order[i]);
@@ -147,6 +147,22 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
             if (k > 0) forced |= least(r, free, k);
             if (forced) sure[team] += held_points(r, forced);
         }
+    }
+    if (run && (c->features & F_RUN)) {
+        /* Whatever is played, the top trumps' team takes a trick for each run card of its
+         * hand that holds most of them (m: each falls in a trick of its own, which only a
+         * higher run card could beat), and every hand plays a card into each of those m
+         * tricks: so the team takes the run cards and, from each hand, its other cards of
+         * fewest points (a hand with j run cards adds m - j; any of its run cards outside
+         * those tricks are the team's anyway). */
+        int m = 0, points = held_points(r, run);
+        for (int p = run_team; p < 4; p += 2)
+            if (popcount64(h[p] & run) > m) m = popcount64(h[p] & run);
+        for (int p = 0; p < 4; p++) {
+            int k = m - popcount64(h[p] & run);
+            if (k > 0) points += held_points(r, least(r, h[p] & ~run, k));
+        }
+        if (points > sure[run_team]) sure[run_team] = points;
     }
     return tricks;
 }

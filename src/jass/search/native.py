@@ -45,9 +45,9 @@ _LOG = logging.getLogger("jass")
 #: benchmark turns them off one by one.
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
-    "crossing": 128, "cashing": 256, "forced": 512,
+    "crossing": 128, "cashing": 256, "forced": 512, "run": 1024,
 }  # fmt: skip
-_ALL_FEATURES: Final = 1023
+_ALL_FEATURES: Final = 2047
 
 
 def _load() -> ModuleType | None:
