@@ -66,7 +66,8 @@ static int by_place(const Rules *r, int s) {
     for (int i = 0; i < 9; i++)
         for (int j = i + 1; j < 9; j++) {
             for (int k = 0; k < 4; k++)
-                if (cmp(r->keys[k][o[i]], r->keys[k][o[j]]) != cmp(r->keys[k][o[0]], r->keys[k][o[1]]))
+                if (cmp(r->keys[k][o[i]], r->keys[k][o[j]]) !=
+                    cmp(r->keys[k][o[0]], r->keys[k][o[1]]))
                     return 0;
             if ((r->above[o[i]] >> o[j] & 1) != (r->above[o[0]] >> o[1] & 1) ||
                 (r->above[o[j]] >> o[i] & 1) != (r->above[o[1]] >> o[0] & 1) ||

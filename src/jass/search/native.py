@@ -46,8 +46,9 @@ _LOG = logging.getLogger("jass")
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
     "crossing": 128, "cashing": 256, "forced": 512, "run": 1024,
+    "seize": 2048, "fourth": 4096,
 }  # fmt: skip
-_ALL_FEATURES: Final = 2047
+_ALL_FEATURES: Final = 8191
 
 
 def _load() -> ModuleType | None:
