@@ -128,10 +128,6 @@ typedef struct { /* a transposition-table entry: 32 bytes */
     uint16_t gen;  /* the call that stored or last found it: older ones are replaced first */
 } Entry;
 
-typedef struct { /* a trick start's bounds (start_bounds), found by the trick before */
-    int lo, hi, match, exact;
-} Bounds;
-
 typedef struct {
     Rules r;
     int bonus[2];
@@ -148,7 +144,6 @@ typedef struct {
     int root_best;
     int8_t killer[16][4]; /* by cards a hand and leader: the last lead that decided a trick */
     const uint64_t *pre_key; /* the next trick's key, computed by the trick before */
-    const Bounds *pre_bounds; /* and its bounds, if that trick found them */
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
@@ -170,7 +165,6 @@ typedef struct {
 #define F_FORCED 512
 #define F_RUN 1024
 #define F_SEIZE 2048
-#define F_FOURTH 4096
 
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31;

@@ -165,10 +165,6 @@ int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_key, int par
 
 static int search_trick(Ctx *c, int target, int *chosen);
 
-/* The fourth seat tests the next trick starts' own bounds from this many cards a hand there:
- * with fewer, their subtrees are too small to repay it (measured in instructions). */
-#define FOURTH_MIN 5
-
 /* At a trick boundary: the top trump left always takes its trick (a trump may always be
  * played, and the top one never undertrumps), so its holder's opponents can no longer make a
  * match. Clearing their chance keeps the bounds tight and merges table entries. */
@@ -186,31 +182,6 @@ static void prune_match(Ctx *c) {
             return;
         }
     }
-}
-
-/* Bounds on the team-0 value at a trick start (cards a hand): the points left and the sure
- * points. Clears the match of a team that surely loses a trick; returns 1 if they make the
- * value exact (the leader's team takes every trick), in *lower and *upper both. */
-static int start_bounds(Ctx *c, uint64_t live, int cards, int *lower, int *upper) {
-    const Rules *r = &c->r;
-    int left = held_points(r, live) + r->last_bonus;
-    int sure[2] = {0, 0};
-    /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
-    if ((c->features & F_SURE) && c->sign > 0) {
-        int quick = jass_sure_points(c, live, sure);
-        int team = c->leader & 1;
-        if (quick) c->match &= 1 << team; /* the other team loses a trick */
-        if (quick == cards) { /* every trick: all the points, and the match if still open */
-            int g = c->sign * left + ((c->match >> team & 1) ? c->bonus[team] : 0);
-            *lower = *upper = team ? -g : g;
-            return 1;
-        }
-    }
-    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1], plus the matches still
-     * open (under Misere, with no sure points, [-left, left]). */
-    *upper = left - 2 * sure[1] + ((c->match & 1) ? c->bonus[0] : 0);
-    *lower = 2 * sure[0] - left - ((c->match & 2) ? c->bonus[1] : 0);
-    return 0;
 }
 
 /* The trick's last card is down: settle it and search on. Team-0 value of the rest. */
@@ -255,8 +226,6 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int best = maxing ? -INF : INF, best_card = -1;
     int etc = pos == 3 && (c->features & F_TABLE) && popcount64(c->hands[seat]) > 3;
     uint64_t k[9][3];
-    Bounds found[9];
-    int fourth = 0; /* with etc: found[i] holds the next trick start's bounds after card i */
     if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
          * read for a cutoff that one of them already proves (enhanced transposition
@@ -283,39 +252,12 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         c->leader = saved_leader;
         c->match = saved_match;
         int cards = popcount64(c->hands[seat]) - 1;
-        fourth = (c->features & F_FOURTH) && cards >= FOURTH_MIN;
-        int all_fail = fourth, bound = maxing ? -INF : INF;
         for (int i = 0; i < n; i++) {
             Entry *e = jass_tt_find(c, k[i], cards, 0);
-            int lo = e ? e->lo : -30000, hi = e ? e->hi : 30000;
-            if (maxing && lo > -30000 && g[i] + lo >= target) return g[i] + lo;
-            if (!maxing && hi < 30000 && g[i] + hi < target) return g[i] + hi;
-            if (!fourth) continue;
-            /* The next trick start's own bounds, as it would find them before its search
-             * (and then takes from found[i]): one that proves the cutoff ends this
-             * position's search here, whichever card it is; if every card's bound fails, so
-             * does this position, at the best of them. */
-            int card = list[i], w = (saved_leader + (keys[card] > top_key ? 3 : top_pos)) & 3;
-            c->hands[seat] ^= BIT(card);
-            c->leader = w;
-            c->match = saved_match & (1 << (w & 1));
-            prune_match(c);
-            const uint64_t *h = c->hands;
-            Bounds *b = &found[i];
-            b->exact = start_bounds(c, h[0] | h[1] | h[2] | h[3], cards, &b->lo, &b->hi);
-            b->match = c->match;
-            c->hands[seat] ^= BIT(card);
-            c->leader = saved_leader;
-            c->match = saved_match;
-            if (b->lo > lo) lo = b->lo;
-            if (b->hi < hi) hi = b->hi;
-            if (maxing && g[i] + lo >= target) return g[i] + lo;
-            if (!maxing && g[i] + hi < target) return g[i] + hi;
-            int fails_at = maxing ? g[i] + hi : g[i] + lo;
-            if (maxing ? fails_at >= target : fails_at < target) all_fail = 0;
-            else if (maxing ? fails_at > bound : fails_at < bound) bound = fails_at;
+            if (!e) continue;
+            if (maxing && e->lo > -30000 && g[i] + e->lo >= target) return g[i] + e->lo;
+            if (!maxing && e->hi < 30000 && g[i] + e->hi < target) return g[i] + e->hi;
         }
-        if (all_fail && n) return bound;
     }
     for (int i = 0; i < n; i++) {
         int card = list[i];
@@ -328,10 +270,8 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
                             NULL);
         } else {
             c->pre_key = etc ? k[i] : NULL; /* read (and cleared) by the next trick's start */
-            c->pre_bounds = fourth ? &found[i] : NULL;
             v = finish_trick(c, target, new_top, pts + c->r.points[card]);
             c->pre_key = NULL;
-            c->pre_bounds = NULL;
         }
         c->hands[seat] ^= BIT(card);
         if (c->stopped) return 0;
@@ -395,9 +335,7 @@ static int exact_two(Ctx *c, int pos, int target, int top_pos, int pts, int all)
 static int search_trick(Ctx *c, int target, int *chosen) {
     const Rules *r = &c->r;
     const uint64_t *pre = c->pre_key;
-    const Bounds *pre_bounds = c->pre_bounds;
     c->pre_key = NULL;
-    c->pre_bounds = NULL;
     if (chosen) *chosen = -1;
     if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 0; }
     if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
@@ -448,15 +386,23 @@ static int search_trick(Ctx *c, int target, int *chosen) {
             hint = e->lead;
         }
     }
-    int lower, upper;
-    if (pre_bounds) { /* the trick before found them (the same state: its cutoff test) */
-        lower = pre_bounds->lo;
-        upper = pre_bounds->hi;
-        c->match = pre_bounds->match;
-        if (pre_bounds->exact) return lower;
-    } else if (start_bounds(c, live, cards, &lower, &upper)) {
-        return lower;
+    int left = held_points(r, live) + r->last_bonus;
+    int sure[2] = {0, 0};
+    /* Under Misere points hurt: the leader's quick tricks are a choice, not a bound. */
+    if ((c->features & F_SURE) && c->sign > 0) {
+        int quick = jass_sure_points(c, live, sure);
+        int team = c->leader & 1;
+        if (quick) c->match &= 1 << team; /* the other team loses a trick */
+        if (quick == cards) { /* every trick: all the points, and the match if still open */
+            int g = c->sign * left + ((c->match >> team & 1) ? c->bonus[team] : 0);
+            return team ? -g : g;
+        }
     }
+    /* Team 0's difference lies in [2 sure0 - left, left - 2 sure1], plus the matches still
+     * open (under Misere, with no sure points, [-left, left]). */
+    int high = left - 2 * sure[1], low = 2 * sure[0] - left;
+    int upper = high + ((c->match & 1) ? c->bonus[0] : 0);
+    int lower = low - ((c->match & 2) ? c->bonus[1] : 0);
     if (c->features & (F_BOUNDS | F_SURE)) {
         if (target > upper) return upper;
         if (target <= lower) return lower;
