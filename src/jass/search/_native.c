@@ -59,7 +59,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     long long limit, features;
     if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
     if (jass_arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
-        jass_arg_ll(o_features, 0, 4095, "features", &features) < 0)
+        jass_arg_ll(o_features, 0, 1023, "features", &features) < 0)
         return NULL;
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();

@@ -163,8 +163,6 @@ typedef struct {
 #define F_CROSS 128
 #define F_CASH 256
 #define F_FORCED 512
-#define F_RUN 1024
-#define F_SEIZE 2048
 
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31;

@@ -14,44 +14,6 @@ static uint64_t least(const Rules *r, uint64_t cards, int k) {
     return chosen;
 }
 
-/* The leader's quick tricks: its top trumps in a row, led one by one; then, if those pull
- * every opponent's trump (they must follow a trump lead, R5.4; a lone Buur is never left out
- * here, the leader holds it or it is gone), its top cards in a row of each plain suit.
- * *can_plain tells whether they do. */
-static uint64_t quick_cards(const Rules *r, const uint64_t *h, int leader, uint64_t live,
-                            int *can_plain) {
-    uint64_t mine = h[leader], quick = 0;
-    *can_plain = 1;
-    if (r->trump_mask) {
-        const int *order = r->order[lowest(r->trump_mask) / 9];
-        int led = 0;
-        for (int i = 0; i < 9; i++) {
-            uint64_t b = BIT(order[i]);
-            if (!(live & b)) continue;
-            if (!(mine & b)) break;
-            quick |= b;
-            led++;
-        }
-        int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
-        int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
-        if (other > most) most = other;
-        *can_plain = most <= led;
-    }
-    if (*can_plain) {
-        for (int s = 0; s < 4; s++) {
-            uint64_t suit = (uint64_t)0x1FF << (9 * s);
-            if (suit == r->trump_mask || !(mine & suit)) continue;
-            for (int i = 0; i < 9; i++) {
-                uint64_t b = BIT(r->order[s][i]);
-                if (!(live & b)) continue;
-                if (!(mine & b)) break;
-                quick |= b;
-            }
-        }
-    }
-    return quick;
-}
-
 /* After the leader's quick tricks, one more trick for its team: a card led to the partner's
  * top card of a suit that nobody can ruff (the suit is trumps, or the opponents hold none
  * once the leader's trumps are led, `can_plain`). The partner keeps that card through the
@@ -120,22 +82,44 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
     const uint64_t *h = c->hands;
     int leader = c->leader, team = leader & 1;
     uint64_t mine = h[leader];
-    uint64_t masks[2] = {0, 0}, quick = 0, run = 0, top = 0;
-    int can_plain = 1, run_team = -1;
+    uint64_t masks[2] = {0, 0}, quick = 0;
+    int can_plain = 1;
     if (r->trump_mask) {
         const int *order = r->order[lowest(r->trump_mask) / 9];
+        int run_team = -1;
         for (int i = 0; i < 9; i++) { /* the top trump's team and its run */
             uint64_t b = BIT(order[i]);
             if (!(live & b)) continue;
             int t = (h[0] & b) || (h[2] & b) ? 0 : 1;
             if (run_team >= 0 && t != run_team) break;
-            if (run_team < 0) top = b;
             run_team = t;
-            run |= b;
+            masks[t] |= b;
         }
-        if (run_team >= 0) masks[run_team] = run;
+        int led = 0;
+        for (int i = 0; i < 9; i++) {
+            uint64_t b = BIT(order[i]);
+            if (!(live & b)) continue;
+            if (!(mine & b)) break;
+            quick |= b;
+            led++;
+        }
+        int most = popcount64(h[(leader + 1) & 3] & r->trump_mask);
+        int other = popcount64(h[(leader + 3) & 3] & r->trump_mask);
+        if (other > most) most = other;
+        can_plain = most <= led;
     }
-    quick = quick_cards(r, h, leader, live, &can_plain);
+    if (can_plain) {
+        for (int s = 0; s < 4; s++) {
+            uint64_t suit = (uint64_t)0x1FF << (9 * s);
+            if (suit == r->trump_mask || !(mine & suit)) continue;
+            for (int i = 0; i < 9; i++) {
+                uint64_t b = BIT(r->order[s][i]);
+                if (!(live & b)) continue;
+                if (!(mine & b)) break;
+                quick |= b;
+            }
+        }
+    }
     masks[team] |= quick;
     int tricks = popcount64(quick);
     uint64_t cross = 0;
@@ -163,39 +147,6 @@ int jass_sure_points(const Ctx *c, uint64_t live, int *sure) {
             if (k > 0) forced |= least(r, free, k);
             if (forced) sure[team] += held_points(r, forced);
         }
-    }
-    if (run && (c->features & F_RUN)) {
-        /* Whatever is played, the top trumps' team takes a trick for each run card of its
-         * hand that holds most of them (m: each falls in a trick of its own, which only a
-         * higher run card could beat), and every hand plays a card into each of those m
-         * tricks: so the team takes the run cards and, from each hand, its other cards of
-         * fewest points (a hand with j run cards adds m - j; any of its run cards outside
-         * those tricks are the team's anyway). */
-        int m = 0, points = held_points(r, run);
-        for (int p = run_team; p < 4; p += 2)
-            if (popcount64(h[p] & run) > m) m = popcount64(h[p] & run);
-        for (int p = 0; p < 4; p++) {
-            int k = m - popcount64(h[p] & run);
-            if (k > 0) points += held_points(r, least(r, h[p] & ~run, k));
-        }
-        if (points > sure[run_team]) sure[run_team] = points;
-    }
-    int holder = (h[1] & top) ? 1 : (h[2] & top) ? 2 : (h[3] & top) ? 3 : 0;
-    if (top && holder != leader && (c->features & F_SEIZE)) {
-        /* The top trump's holder may play it in the first trick whatever is led (it is legal
-         * on any lead, R5.3-R5.4) and so take the lead, then cash his quick tricks: those
-         * computed now, without that trump, are sure after any first trick (the other hands
-         * then hold fewer cards, so his runs and his pull of the trumps only grow). Every
-         * hand plays one card into each of those tricks, its fewest points at least. */
-        uint64_t rest[4];
-        memcpy(rest, h, sizeof rest);
-        rest[holder] &= ~top;
-        int unused;
-        uint64_t cash = quick_cards(r, rest, holder, live & ~top, &unused);
-        int k = 1 + popcount64(cash), points = held_points(r, top | cash);
-        for (int p = 0; p < 4; p++)
-            if (p != holder) points += held_points(r, least(r, h[p], k));
-        if (points > sure[run_team]) sure[run_team] = points;
     }
     return tricks;
 }

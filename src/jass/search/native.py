@@ -39,17 +39,15 @@ _LOG = logging.getLogger("jass")
 
 #: The search features (bits): transposition table, move ordering, merging equivalent cards,
 #: bounds from the points left, sure points (quick tricks), relative-rank table keys, the first
-#: guess (a greedy line of play), and more sure points: the trick led to the partner's
-#: unruffable top card (crossing), the partner's run of top cards after it (cashing), the
-#: cheapest cards each hand must throw into the sure tricks (forced) and into the tricks of the
-#: top trumps' run (run), and the top trump's holder taking the lead with it to cash his quick
-#: tricks (seize). All on by default; the benchmark turns them off one by one.
+#: guess (a greedy line of play), and three more sure points: the trick led to the partner's
+#: unruffable top card (crossing), the partner's run of top cards after it (cashing), and the
+#: cheapest cards each hand must throw into the sure tricks (forced). All on by default; the
+#: benchmark turns them off one by one.
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
-    "crossing": 128, "cashing": 256, "forced": 512, "run": 1024,
-    "seize": 2048,
+    "crossing": 128, "cashing": 256, "forced": 512,
 }  # fmt: skip
-_ALL_FEATURES: Final = 4095
+_ALL_FEATURES: Final = 1023
 
 
 def _load() -> ModuleType | None:
