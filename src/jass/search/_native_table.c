@@ -83,39 +83,103 @@ static int same_role(const Rules *r, const int *run, int x, int y, int x0, int y
            (r->above[x] >> x & 1) == (r->above[y] >> y & 1);
 }
 
-/* Runs: cards next to each other in a suit's order with the same points (the Buur alone).
- * Any card of a run may stand for any other where the rules treat them alike; if the rule
- * data does not (a forged one), rank keys are switched off. */
-void jass_build_canon(Ctx *c) {
+static int cmp(int a, int b) { return (a > b) - (a < b); }
+
+/* Whether the rules order a suit's cards among themselves by their place in it alone: in a
+ * trick led in any suit, and in the overtrump test, every stronger card stands to every
+ * weaker one as any other does. Then a map of a suit's live cards that keeps their order
+ * keeps every relation among them. */
+static int by_place(const Rules *r, int s) {
+    const int *o = r->order[s];
+    for (int i = 0; i < 9; i++)
+        for (int j = i + 1; j < 9; j++) {
+            for (int k = 0; k < 4; k++)
+                if (cmp(r->keys[k][o[i]], r->keys[k][o[j]]) !=
+                    cmp(r->keys[k][o[0]], r->keys[k][o[1]]))
+                    return 0;
+            if ((r->above[o[i]] >> o[j] & 1) != (r->above[o[0]] >> o[1] & 1) ||
+                (r->above[o[j]] >> o[i] & 1) != (r->above[o[1]] >> o[0] & 1) ||
+                (r->above[o[i]] >> o[i] & 1) != (r->above[o[0]] >> o[0] & 1))
+                return 0;
+        }
+    return 1;
+}
+
+/* Whether y may stand for x against every card of the other suits (the same order in every
+ * trick, the same overtrump relations) and the same points, neither a Buur. */
+static int outside_alike(const Rules *r, int x, int y) {
+    if (r->points[x] != r->points[y] || (r->buur_mask & (BIT(x) | BIT(y)))) return 0;
+    for (int z = 0; z < 36; z++) {
+        if (z / 9 == x / 9) continue;
+        for (int k = 0; k < 4; k++)
+            if (cmp(r->keys[k][z], r->keys[k][x]) != cmp(r->keys[k][z], r->keys[k][y]) ||
+                (r->keys[k][x] < 0) != (r->keys[k][y] < 0))
+                return 0;
+        if ((r->above[x] >> z & 1) != (r->above[y] >> z & 1) ||
+            (r->above[z] >> x & 1) != (r->above[z] >> y & 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* Classes: cards that may stand for each other where they are next to each other among the
+ * live cards of their suit (partition search's idea, with the points kept exact). Where the
+ * rules order a suit by place alone (by_place), any two cards of a suit with the same points
+ * and the same relations to the other suits share a class: two positions whose live cards of
+ * each suit, in order, have the same owners and classes, have the same value (map the k-th
+ * live card of a suit to the k-th: every rule relation and every point is kept). Otherwise
+ * only runs next to each other in the suit's order, with the same points and the same role
+ * (same_role), share one; if the rule data does not allow even that (a forged one), rank keys
+ * are switched off. */
+static int classes(Ctx *c, int *cls) {
     const Rules *r = &c->r;
     int run[36], first[36];
-    for (int s = 0; s < 4; s++)
+    for (int s = 0; s < 4; s++) {
+        const int *o = r->order[s];
+        if (by_place(r, s)) {
+            for (int i = 0; i < 9; i++) {
+                cls[o[i]] = o[i];
+                for (int j = 0; j < i; j++)
+                    if (outside_alike(r, o[j], o[i])) { cls[o[i]] = cls[o[j]]; break; }
+            }
+            continue;
+        }
         for (int i = 0; i < 9; i++) {
-            int card = r->order[s][i], prev = i ? r->order[s][i - 1] : -1;
+            int card = o[i], prev = i ? o[i - 1] : -1;
             int joins = prev >= 0 && r->points[card] == r->points[prev] &&
                         !(r->buur_mask & (BIT(card) | BIT(prev)));
             run[card] = joins ? run[prev] : card;
             first[card] = joins ? first[prev] : i;
         }
-    for (int s = 0; s < 4; s++)
         for (int i = 0; i + 1 < 9; i++) {
-            int x = r->order[s][i], y = r->order[s][i + 1];
+            int x = o[i], y = o[i + 1];
             if (run[x] != run[y]) continue;
-            int x0 = r->order[s][first[x]], y0 = r->order[s][first[x] + 1];
-            for (int j = i + 1; j < 9 && run[r->order[s][j]] == run[x]; j++)
-                if (!same_role(r, run, x, r->order[s][j], x0, y0)) {
-                    c->features &= ~F_RANK;
-                    return;
-                }
+            int x0 = o[first[x]], y0 = o[first[x] + 1];
+            for (int j = i + 1; j < 9 && run[o[j]] == run[x]; j++)
+                if (!same_role(r, run, x, o[j], x0, y0)) return 0;
         }
+        for (int i = 0; i < 9; i++) cls[o[i]] = run[o[i]];
+    }
+    return 1;
+}
+
+/* canon[s][live]: the k-th live card of the suit goes to the first place after the (k-1)-th's
+ * whose card has its class, so that the map depends only on the classes in order. */
+void jass_build_canon(Ctx *c) {
+    const Rules *r = &c->r;
+    int cls[36];
+    if (!classes(c, cls)) {
+        c->features &= ~F_RANK;
+        return;
+    }
     for (int s = 0; s < 4; s++)
         for (int p = 0; p < 512; p++) {
-            int moving = 0, taken[36] = {0};
+            int moving = 0, at = 0;
             for (int i = 0; i < 9; i++) {
                 int card = r->order[s][i];
                 if (!(p >> (card - 9 * s) & 1)) continue;
-                /* The k-th live card of a run takes the run's k-th place. */
-                int to = r->order[s][first[card] + taken[run[card]]++];
+                while (cls[r->order[s][at]] != cls[card]) at++;
+                int to = r->order[s][at++];
                 c->canon[s][p][card - 9 * s] = (uint8_t)(to - 9 * s);
                 if (to != card) moving |= 1 << (card - 9 * s);
             }
