@@ -65,16 +65,8 @@ def _extensions() -> list[Extension]:
                 "src/jass/search/_native_guess.c",
                 "src/jass/search/_native_sure.c",
                 "src/jass/search/_native_last.c",
-                "src/jass/search/_native_popcnt.c",
             ],
-            # _native_popcnt.c includes the search's files: a change to one rebuilds it.
-            depends=[
-                "src/jass/search/_native.h",
-                "src/jass/search/_native_search.c",
-                "src/jass/search/_native_last.c",
-                "src/jass/search/_native_sure.c",
-                "src/jass/search/_native_table.c",
-            ],
+            depends=["src/jass/search/_native.h"],
             define_macros=[("Py_LIMITED_API", "0x030A0000")],
             py_limited_api=True,
             extra_compile_args=flags,

@@ -119,31 +119,6 @@ def test_native_card_values_equal_python_card_values(shard: int) -> None:
         assert all(ref.differences[c] == best for c in mine.best())
 
 
-def test_the_portable_search_and_the_popcnt_copy_search_the_same_positions() -> None:
-    """The search compiled for CPUs with a popcount instruction (chosen at import where the CPU
-    has one) and the portable one give the same values, best cards and positions, so the
-    cross-check above (which runs the one chosen) holds for both."""
-    core = native.core
-    assert core is not None
-    runs: dict[bool, list[object]] = {}
-    try:
-        for popcnt in (False, True):
-            core._use_popcnt(popcnt)
-            found: list[object] = []
-            for seed in range(0, 4 * POSITIONS // 10, 4):
-                game, ruleset, contract = position(seed)
-                hands, leader, trick, tricks, declaring = arguments(game)
-                solver = Solver(contract, ruleset, backend="native")
-                found.append(solver.solve(hands, leader, trick, tricks, declaring_team=declaring))
-                found.append(values(solver, hands, leader, trick, tricks, declaring_team=declaring))
-            runs[popcnt] = found
-    finally:
-        core._use_popcnt(True)
-    assert runs[False] == runs[True]
-    assert core._use_popcnt(False) is False  # switched off, whatever the CPU
-    core._use_popcnt(True)
-
-
 # Deals whose full hand the core solves in about a second (many take far longer).
 @pytest.mark.parametrize("seed", [6, 8, 10])
 def test_full_hands_lie_within_the_python_solvers_proven_bounds(seed: int) -> None:

@@ -8,25 +8,6 @@
 
 PyObject *jass_invalid_input; /* jass.errors.InvalidInputError, set by _set_error */
 
-/* The search's entry points: the copy compiled for popcnt (_native_popcnt.c) where the CPU
- * has it, chosen at import; the same search either way (_use_popcnt switches, for tests). */
-static int (*search_probe)(Ctx *, const Root *, int, int) = jass_probe;
-static int (*search_bisect)(Ctx *, const Root *, int, int, int, int *, int *, int *,
-                            int *) = jass_bisect;
-
-static int use_popcnt(int on) {
-#ifdef JASS_HAVE_POPCNT_COPY
-    __builtin_cpu_init();
-    on = on && __builtin_cpu_supports("popcnt");
-    search_probe = on ? jass_probe_popcnt : jass_probe;
-    search_bisect = on ? jass_bisect_popcnt : jass_bisect;
-    return on;
-#else
-    (void)on;
-    return 0;
-#endif
-}
-
 /* An int argument in [lo, hi], or InvalidInputError naming it. */
 int jass_arg_ll(PyObject *o, long long lo, long long hi, const char *name, long long *out) {
     if (!PyLong_Check(o) || PyBool_Check(o)) {
@@ -272,7 +253,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
         guess = jass_guess(c, &root);
         guessed = 1;
     }
-    exact = search_bisect(c, &root, -1, guess, guessed, &lo, &hi, &last_good, &good_value);
+    exact = jass_bisect(c, &root, -1, guess, guessed, &lo, &hi, &last_good, &good_value);
     if (exact) {
         c->last_value = lo;
         c->has_last = 1;
@@ -281,7 +262,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     }
     if (exact && best < 0) {
         for (int i = 0; i < n && best < 0; i++) {
-            int v = search_probe(c, &root, lo, list[i]);
+            int v = jass_probe(c, &root, lo, list[i]);
             if (c->stopped) break;
             if (v >= lo) best = list[i];
         }
@@ -314,7 +295,7 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
              * call's best value. */
             int guessed = i > 0 || c->has_last;
             int guess = i ? lo[i - 1] : c->last_value;
-            search_bisect(c, &root, list[i], guess, guessed, &l, &h, NULL, NULL);
+            jass_bisect(c, &root, list[i], guess, guessed, &l, &h, NULL, NULL);
             if (!c->stopped && l > most) most = l;
         } else {
             l = -(root.left + root.theirs);
@@ -415,17 +396,7 @@ static PyObject *set_error(PyObject *self, PyObject *cls) {
     Py_RETURN_NONE;
 }
 
-/* _use_popcnt(on) -> bool: search with the popcnt copy if on and the CPU has it; whether it
- * does now. (Both copies are the same search: the tests run each.) */
-static PyObject *py_use_popcnt(PyObject *self, PyObject *flag) {
-    (void)self;
-    int on = PyObject_IsTrue(flag);
-    if (on < 0) return NULL;
-    return PyBool_FromLong(use_popcnt(on));
-}
-
 static PyMethodDef methods[] = {
-    {"_use_popcnt", py_use_popcnt, METH_O, "Search with the popcnt copy (if the CPU has it)."},
     {"_set_error", set_error, METH_O, "Set the exception class raised on bad input."},
     {"new_context", new_context, METH_VARARGS, "A solver context: (rules, table_limit, features)."},
     {"solve", solve, METH_VARARGS, "Solve a position."},
@@ -447,6 +418,5 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__native(void) {
     jass_invalid_input = PyExc_ValueError;
     Py_INCREF(jass_invalid_input);
-    use_popcnt(1);
     return PyModule_Create(&module);
 }

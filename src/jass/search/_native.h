@@ -17,8 +17,7 @@
  * (inline, for the search's inner loops) and the jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
- * _native_last.c its last two tricks; _native_popcnt.c those four again for CPUs with a
- * popcount instruction; _native_guess.c the first guess of a fresh context;
+ * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;
  * _native_playout.c the random play-out; _native.c the Python binding. Only PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
@@ -67,16 +66,8 @@ typedef struct {
     int suit_points[4][512];
 } Rules;
 
-/* Whether _native_popcnt.c compiles the search again for x86-64 CPUs with popcnt (on Linux,
- * the platform of the x86-64 wheels, where the compiler's runtime tells the CPU's features). */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__) && \
-    defined(__linux__)
-#define JASS_HAVE_POPCNT_COPY 1
-#endif
-
 static inline int popcount64(uint64_t x) {
-#if (defined(__GNUC__) || defined(__clang__)) && \
-    (defined(__POPCNT__) || defined(__aarch64__) || defined(JASS_POPCNT_COPY))
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return __builtin_popcountll(x);
 #else
     /* Without a popcount instruction (baseline x86-64) the builtin is a call: count inline. */
@@ -242,13 +233,6 @@ JASS_HIDDEN int jass_order_moves(const Ctx *c, uint64_t moves, int pos, int top_
 
 /* _native_last.c */
 JASS_HIDDEN int jass_exact_two(const Ctx *c, int target, int all);
-
-/* _native_popcnt.c: the search's entry points again, for CPUs with popcnt */
-#ifdef JASS_HAVE_POPCNT_COPY
-JASS_HIDDEN int jass_probe_popcnt(Ctx *c, const Root *root, int target, int only);
-JASS_HIDDEN int jass_bisect_popcnt(Ctx *c, const Root *root, int only, int guess, int guessed,
-                                   int *lo_out, int *hi_out, int *good, int *good_value);
-#endif
 
 /* _native_sure.c */
 JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure);
