@@ -9,6 +9,12 @@
  * the mover's side of the target (a cutoff). */
 #define BETTER(maxing, v, best) ((maxing) ? (v) > (best) : (v) < (best))
 #define CUTS(maxing, best, target) ((maxing) ? (best) >= (target) : (best) < (target))
+/* A card's value v taken into its seat's best, leaving the seat's loop on a cutoff. */
+#define KEEP(maxing, v, best)                                                                \
+    if (BETTER(maxing, v, best)) {                                                           \
+        best = v;                                                                            \
+        if (CUTS(maxing, best, target)) break;                                               \
+    }
 
 /* The team-0 value of a line: position `top` (from the eighth's leader) takes the eighth
  * trick, with `eighth` points, and position `ninth` the ninth. `rest9` is the points of the
@@ -77,25 +83,13 @@ JASS_INLINE int two_tricks(const Ctx *c, int target, int all, const int even) {
                         ninth = key > most9 || (key == most9 && first9 < top2) ? 3 : first9;
                     }
                     int v = line_value(c, top, p2 + r->points[card], ninth, rest9);
-                    if (BETTER(!even, v, best3)) {
-                        best3 = v;
-                        if (CUTS(!even, best3, target)) break;
-                    }
+                    KEEP(!even, v, best3)
                 }
-                if (BETTER(even, best3, best2)) {
-                    best2 = best3;
-                    if (CUTS(even, best2, target)) break;
-                }
+                KEEP(even, best3, best2)
             }
-            if (BETTER(!even, best2, best1)) {
-                best1 = best2;
-                if (CUTS(!even, best1, target)) break;
-            }
+            KEEP(!even, best2, best1)
         }
-        if (BETTER(even, best1, best0)) {
-            best0 = best1;
-            if (CUTS(even, best0, target)) break;
-        }
+        KEEP(even, best1, best0)
     }
     return best0;
 }
