@@ -18,7 +18,8 @@
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
  * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;
- * _native_playout.c the random play-out; _native.c the Python binding. Only PyInit__native leaves the shared object.
+ * _native_playout.c the random play-out; _native.c the Python binding. Only PyInit__native
+ * leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
@@ -193,6 +194,11 @@ static inline uint64_t mix(uint64_t x) {
 static inline uint64_t top_card(const Ctx *c, int s, uint64_t live) {
     unsigned all = c->by_power[s][(live >> (9 * s)) & 0x1FF];
     return (uint64_t)c->of_power[s][all & (0u - all)] << (9 * s);
+}
+
+/* The team whose hand holds `card` (a one-bit mask of a card in play). */
+static inline int team_of(const uint64_t *h, uint64_t card) {
+    return ((h[0] | h[2]) & card) ? 0 : 1;
 }
 
 /* A table key: the three words of the four hands (jass_make_key), then their hash, computed

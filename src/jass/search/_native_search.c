@@ -182,7 +182,7 @@ static void prune_match(Ctx *c) {
     uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask;
     if (!c->match || !trumps) return;
     uint64_t top = top_card(c, lowest(c->r.trump_mask) / 9, trumps);
-    c->match &= 1 << (((h[0] | h[2]) & top) ? 0 : 1);
+    c->match &= 1 << team_of(h, top);
 }
 
 /* Count a position: 1 if the search must stop (the node limit, a cancel, the deadline). */
@@ -293,7 +293,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             c->leader = w;
             int match = saved_match & (1 << (w & 1));
             uint64_t top_trump = BIT(card) == top1 ? top2 : top1;
-            if (match && top_trump) match &= 1 << (((h[0] | h[2]) & top_trump) ? 0 : 1);
+            if (match && top_trump) match &= 1 << team_of(h, top_trump);
             c->match = match;
             jass_make_key_after(c, base, card, k[i]);
             c->hands[seat] ^= BIT(card);

@@ -8,7 +8,8 @@
  * lower card first). */
 static inline uint64_t least(const Ctx *c, uint64_t cards, int k) {
     uint64_t ranks = c->by_points[0][cards & 0x1FF] | c->by_points[1][(cards >> 9) & 0x1FF] |
-                     c->by_points[2][(cards >> 18) & 0x1FF] | c->by_points[3][(cards >> 27) & 0x1FF];
+                     c->by_points[2][(cards >> 18) & 0x1FF] |
+                     c->by_points[3][(cards >> 27) & 0x1FF];
     uint64_t chosen = 0;
     for (; k > 0 && ranks; k--, ranks &= ranks - 1) chosen |= BIT(c->of_points[lowest(ranks)]);
     return chosen;
@@ -87,7 +88,7 @@ int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure) {
         int ts = lowest(r->trump_mask) / 9;
         uint64_t top = top_card(c, ts, live);
         if (top) { /* the top trump's team and its run */
-            int t = ((h[0] | h[2]) & top) ? 0 : 1;
+            int t = team_of(h, top);
             masks[t] = top_run(c, ts, live, h[t] | h[t + 2]);
         }
         quick = top_run(c, ts, live, mine);
