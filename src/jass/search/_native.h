@@ -239,6 +239,8 @@ JASS_HIDDEN void jass_make_key_after(const Ctx *c, const uint64_t *base, int car
 JASS_HIDDEN void jass_build_canon(Ctx *c);
 JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
 JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);
+JASS_HIDDEN int jass_lead_place(const Ctx *c, int card);
+JASS_HIDDEN int jass_lead_card(const Ctx *c, int place);
 JASS_HIDDEN int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides,
                             int *value, int *hint);
 

@@ -367,6 +367,7 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
             jass_make_key(c, k);
         int cut;
         if (jass_tt_cut(c, k, cards, target, 3, &cut, &hint)) return cut;
+        if (hint >= 0 && (c->features & F_PAYOFF)) hint = jass_lead_card(c, hint);
     }
     int left = held_points(r, live) + r->last_bonus;
     int sure[2] = {0, 0};
@@ -408,7 +409,8 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
             } else if (v < slot->hi) {
                 slot->hi = (int16_t)v;
             }
-            if (lead >= 0) slot->lead = (int8_t)lead; /* the lead that decided it, first */
+            if (lead >= 0) /* the lead that decided it, first */
+                slot->lead = (int8_t)((c->features & F_PAYOFF) ? jass_lead_place(c, lead) : lead);
         }
     }
     return v;

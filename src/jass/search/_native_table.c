@@ -254,6 +254,26 @@ static int payoff_delta(const Ctx *c, uint64_t a, uint64_t b) {
     return delta;
 }
 
+/* A lead as the table keeps it with payoff-similar keys: its suit and its place among the
+ * suit's live cards by power (9 s + place), which names the same card in every position of
+ * the abstract state; jass_lead_card reads it back in c->hands. */
+int jass_lead_place(const Ctx *c, int card) {
+    const uint64_t *h = c->hands;
+    int s = card / 9;
+    unsigned p = (unsigned)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
+    unsigned at = c->by_power[s][1u << (card - 9 * s)];
+    return 9 * s + popcount64(c->by_power[s][p] & (at - 1));
+}
+
+int jass_lead_card(const Ctx *c, int place) {
+    const uint64_t *h = c->hands;
+    int s = place / 9;
+    unsigned p = (unsigned)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
+    unsigned x = c->by_power[s][p];
+    for (int i = place - 9 * s; i > 0 && x; i--) x &= x - 1;
+    return x ? 9 * s + lowest(c->of_power[s][x & (0u - x)]) : -1;
+}
+
 /* Whether the table settles a probe at target of a position of `cards` a hand, key k:
  * sides 1 tests a lower bound (at least target), 2 an upper one (below it), 3 both. An
  * exact entry gives its bounds and its lead (hint, if not NULL); with payoff-similar keys an
@@ -262,13 +282,17 @@ static int payoff_delta(const Ctx *c, uint64_t a, uint64_t b) {
 int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides, int *value,
                 int *hint) {
     uint64_t slot = k[3] & c->tt_mask;
+    int nearest = 1000;
     for (int j = 0; j < 4; j++) {
         const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
         if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
             continue;
         int exact = e->k2 == k[2];
         int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
-        if (exact && hint) *hint = e->lead;
+        if (hint && delta < nearest && e->lead >= 0 && (exact || (c->features & F_PAYOFF))) {
+            *hint = e->lead; /* the nearest entry's lead, by place (jass_lead_place) */
+            nearest = delta;
+        }
         if ((sides & 1) && e->lo > -30000 && e->lo - delta >= target) {
             *value = e->lo - delta;
         } else if ((sides & 2) && e->hi < 30000 && e->hi + delta < target) {
