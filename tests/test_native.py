@@ -285,8 +285,9 @@ def test_the_binding_names_the_bad_input() -> None:
 
 def test_each_search_feature_keeps_the_values_and_the_new_ones_save_positions() -> None:
     """Switching a feature off changes the work, never the value; sure points, rank keys, the
-    first guess, the crossing to the partner, his cashing and the cards forced into the sure
-    tricks search fewer positions (summed over seven-trick deals of every contract)."""
+    first guess, the crossing to the partner, his cashing, the cards forced into the sure
+    tricks and payoff-similar entries search fewer positions (summed over seven-trick deals
+    of every contract)."""
     everything = sum(native.FEATURES.values())
     nodes = dict.fromkeys(native.FEATURES, 0)
     nodes["all"] = 0
@@ -314,6 +315,7 @@ def test_each_search_feature_keeps_the_values_and_the_new_ones_save_positions() 
     assert nodes["crossing"] > nodes["all"]
     assert nodes["cashing"] > nodes["all"]
     assert nodes["forced"] > nodes["all"]
+    assert nodes["payoff"] > nodes["all"]
     assert nodes["table"] > 5 * nodes["all"]
 
 
