@@ -4,10 +4,6 @@
 
 #include <stdlib.h>
 
-#ifndef WAYS
-#define WAYS 4
-#endif
-
 /* Suit s of the hands the table keys, its live cards `p`: the cards that move (few, the
  * small cards of a run below a gap) go to their run's top places; the others stay. */
 static inline void key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out) {
@@ -287,7 +283,7 @@ int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides, int
                 int *hint) {
     uint64_t slot = k[3] & c->tt_mask;
     int nearest = 1000;
-    for (int j = 0; j < WAYS; j++) {
+    for (int j = 0; j < 4; j++) {
         const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
         if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
             continue;
@@ -322,7 +318,7 @@ int jass_tt_alloc(Ctx *c, uint64_t size) {
         if (!old[i].cards) continue;
         uint64_t k[3] = {old[i].k0, old[i].k1, old[i].k2};
         uint64_t slot = key_hash(k) & c->tt_mask;
-        for (int j = 0; j < WAYS; j++) {
+        for (int j = 0; j < 4; j++) {
             Entry *e = &t[(slot + (uint64_t)j) & c->tt_mask];
             if (!e->cards) { *e = old[i]; c->tt_used++; break; }
         }
@@ -335,7 +331,7 @@ Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create) {
     uint64_t slot = k[3] & c->tt_mask;
     Entry *victim = NULL;
     int worst = 0;
-    for (int j = 0; j < WAYS; j++) {
+    for (int j = 0; j < 4; j++) {
         Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
         if (e->cards && e->k0 == k[0] && e->k1 == k[1] && e->k2 == k[2]) {
             if (create) e->gen = c->gen;
