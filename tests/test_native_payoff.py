@@ -56,7 +56,7 @@ def test_an_isomorphic_position_with_other_points_settles_from_the_first_ones_en
     rng = random.Random(38)
     for _ in range(12):
         game = game.play(rng.choice(game.legal_moves().cards()))
-    hands, leader, trick, tricks, declaring = arguments(game)
+    hands = arguments(game)[0]
     ten, jack = int(Card.parse("10H")), int(Card.parse("JH"))
     live = hands[0] | hands[1] | hands[2] | hands[3]
     assert live >> jack & 1
@@ -109,6 +109,7 @@ def test_one_table_shared_by_sampled_worlds_keeps_every_value() -> None:
         held = 0
         for hand in game.hands:
             held |= int(hand)
+        assert game.to_move is not None
         worlds = sample_deals(game.view(game.to_move), 6, random.Random(seed))
         shared = [solver(contract, game.ruleset, f) for f in (EVERYTHING, WITHOUT)]
         for world in worlds:
