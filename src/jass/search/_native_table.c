@@ -282,20 +282,24 @@ int jass_lead_card(const Ctx *c, int place) {
 int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides, int *value,
                 int *hint) {
     uint64_t slot = k[3] & c->tt_mask;
-    int nearest = 1000;
+    int hinted = 0; /* 2: an exact entry's lead, 1: another's */
     for (int j = 0; j < 4; j++) {
         const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
         if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
             continue;
         int exact = e->k2 == k[2];
-        int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
-        if (hint && delta < nearest && e->lead >= 0 && (exact || (c->features & F_PAYOFF))) {
-            *hint = e->lead; /* the nearest entry's lead, by place (jass_lead_place) */
-            nearest = delta;
+        if (hint && e->lead >= 0 && hinted < 1 + exact) {
+            *hint = e->lead; /* an exact entry's lead first, by place (jass_lead_place) */
+            hinted = 1 + exact;
         }
-        if ((sides & 1) && e->lo > -30000 && e->lo - delta >= target) {
+        /* The points that differ only where the bound would cut without them. */
+        int low = (sides & 1) && e->lo > -30000 && e->lo >= target;
+        int high = (sides & 2) && e->hi < 30000 && e->hi < target;
+        if (!low && !high) continue;
+        int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
+        if (low && e->lo - delta >= target) {
             *value = e->lo - delta;
-        } else if ((sides & 2) && e->hi < 30000 && e->hi + delta < target) {
+        } else if (high && e->hi + delta < target) {
             *value = e->hi + delta;
         } else {
             continue;
