@@ -15,6 +15,7 @@ import random
 import pytest
 
 from jass import Card, Contract, Game, RuleSet, rules
+from jass.core.ruledata import rule_data
 from jass.search import native
 from jass.search.sampling import sample_deals
 from jass.solver import Solver
@@ -119,3 +120,37 @@ def test_one_table_shared_by_sampled_worlds_keeps_every_value() -> None:
                 assert value(made, game, hands)[0] == expected, seed
             checked += 1
     assert checked == 72
+
+
+@pytest.mark.parametrize(("seed", "played"), [(105, 12), (151, 16), (248, 20)])
+def test_a_lone_buur_is_not_a_lone_nell(seed: int, played: int) -> None:
+    """A hand whose only trump is the Buur need not follow a trump lead (rule book R5.4); one
+    whose only trump is the Nell must. Swapping the two (the Buur live, the Nell gone, or the
+    other way round) keeps every owner in power order, but not the legal cards: the values
+    differ by more than the 6 points that differ, so the two positions must not share their
+    entries (the key holds whether the Buur is live). Seeded positions with a lone Buur,
+    solved on one context in either order: both values are the Python solver's."""
+    contract = Contract.standard()[seed % 4]
+    game = Game.new(rules.SCHIEBER, seed=seed).deal().choose(contract)
+    rng = random.Random(seed)
+    for _ in range(played):
+        game = game.play(rng.choice(game.legal_moves().cards()))
+    hands = arguments(game)[0]
+    data = rule_data(contract, rules.SCHIEBER)
+    buur = data.buur_mask.bit_length() - 1
+    nell = max(
+        (card for card in range(36) if data.trump_mask >> card & 1 and card != buur),
+        key=lambda card: data.win_keys[buur // 9][card],
+    )
+    lone = [h for h in hands if h & data.trump_mask == 1 << buur]
+    assert lone  # a hand holds the Buur and no other trump; the Nell is gone
+    assert not any(h >> nell & 1 for h in hands)
+    twin = [h ^ (1 << buur | 1 << nell) if h >> buur & 1 else h for h in hands]
+    reference = solver(contract, rules.SCHIEBER)
+    expected = {0: value(reference, game, hands)[0], 1: value(reference, game, twin)[0]}
+    assert abs(expected[0] - expected[1]) > 6
+    positions = {0: hands, 1: twin}
+    for first in (0, 1):
+        made = solver(contract, rules.SCHIEBER, EVERYTHING)
+        assert value(made, game, positions[first])[0] == expected[first]
+        assert value(made, game, positions[1 - first])[0] == expected[1 - first]
