@@ -8,9 +8,10 @@
  *
  * The search is the one of jass.solver: null-window probes driven by bisection on the
  * difference between the two sides' points, fail-soft bounds, a transposition table at trick
- * boundaries (keyed by relative rank within runs of equal-point cards), equivalent cards
- * merged, bounds from the points left and from sure points (quick tricks), move ordering that
- * looks at the hands still to play. Each solver owns a Ctx
+ * boundaries (keyed by relative rank within runs of equal-point cards; an entry's bounds,
+ * widened by the points that differ, also serve every position of the same shape),
+ * equivalent cards merged, bounds from the points left and from sure points (quick tricks),
+ * move ordering that looks at the hands still to play. Each solver owns a Ctx
  * (a capsule in Python): there is no global state, and the GIL is released while it searches.
  *
  * This private header holds what the core's files share: the types, the card-play kernels

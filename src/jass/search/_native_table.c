@@ -1,5 +1,12 @@
 /* The transposition table at trick boundaries: its keys (relative rank within runs of
- * equal-point cards), its growth and its slots. */
+ * equal-point cards; with payoff-similar keys, owners in power order plus the live cards),
+ * its growth, its slots and its cutoffs.
+ *
+ * Payoff-similar entries (Furtak and Buro's payoff similarity; Kupferschmid and Helmert's
+ * quasi-symmetry in Skat): two trick starts whose live cards of each suit, in power order,
+ * have the same owners have isomorphic game trees (abstract_suit), which differ only in
+ * points. So |V(a) - V(b)| is at most the points that differ place by place (payoff_delta),
+ * and a bound stored for one, widened by that, serves the other (jass_tt_cut). */
 #include "_native.h"
 
 #include <stdlib.h>
