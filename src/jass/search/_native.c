@@ -39,10 +39,11 @@ static int arg_seconds(PyObject *o, double *out) {
 static void ctx_free(PyObject *capsule) {
     Ctx *c = (Ctx *)PyCapsule_GetPointer(capsule, "jass.native.ctx");
     if (c) {
-#ifdef JASS_PAYOFF_STATS
+#ifdef JASS_PAYOFF_STATS /* the table's cuts by cards a hand, for docs/performance.rst */
         for (int i = 0; i < 2; i++) {
             fprintf(stderr, i ? "payoff-similar cuts" : "exact cuts");
-            for (int n = 0; n < 10; n++) fprintf(stderr, " %llu", (unsigned long long)c->payoff_cuts[i][n]);
+            for (int n = 0; n < 10; n++)
+                fprintf(stderr, " %llu", (unsigned long long)c->payoff_cuts[i][n]);
             fprintf(stderr, "\n");
         }
 #endif
