@@ -284,9 +284,11 @@ def test_the_binding_names_the_bad_input() -> None:
 
 
 def test_each_search_feature_keeps_the_values_and_the_new_ones_save_positions() -> None:
-    """Switching a feature off changes the work, never the value; sure points, rank keys, the
-    first guess, the crossing to the partner, his cashing and the cards forced into the sure
-    tricks search fewer positions (summed over seven-trick deals of every contract)."""
+    """Switching a feature off changes the work, never the value; sure points, the first
+    guess, the crossing to the partner, his cashing, the cards forced into the sure tricks and
+    payoff-similar entries search fewer positions (summed over seven-trick deals of every
+    contract). Rank keys save positions only without payoff-similar entries, which share
+    every entry they would share (test_rank_keys_share_entries_...)."""
     everything = sum(native.FEATURES.values())
     nodes = dict.fromkeys(native.FEATURES, 0)
     nodes["all"] = 0
@@ -309,11 +311,11 @@ def test_each_search_feature_keeps_the_values_and_the_new_ones_save_positions() 
             nodes[name] += count
         assert len(values) == 1, (seed, values)
     assert nodes["sure"] > nodes["all"]
-    assert nodes["rank"] > nodes["all"]
     assert nodes["guess"] > nodes["all"]
     assert nodes["crossing"] > nodes["all"]
     assert nodes["cashing"] > nodes["all"]
     assert nodes["forced"] > nodes["all"]
+    assert nodes["payoff"] > nodes["all"]
     assert nodes["table"] > 5 * nodes["all"]
 
 
@@ -322,7 +324,8 @@ def test_rank_keys_share_entries_across_cards_that_became_neighbours() -> None:
     they are next to each other among the live cards, so a position and the same one with the
     7 for the 9 share their table entries: solved after the first on the same context, the
     second is settled at its root, where without rank keys (or with keys by runs of the suit's
-    own order, where the 8 parts them) it is searched again."""
+    own order, where the 8 parts them) it is searched again (payoff-similar keys, which would
+    share them too, off)."""
     hands = [
         int(CardSet.parse("JH AH KD QC")),
         int(CardSet.parse("9H QH KH 10D")),
@@ -332,14 +335,15 @@ def test_rank_keys_share_entries_across_cards_that_became_neighbours() -> None:
     swapped = [*hands[:3], int(CardSet.parse("7S JS 7D 9C"))]
     everything = sum(native.FEATURES.values())
     searched = {}
-    for features in (everything, everything ^ native.FEATURES["rank"]):
+    without = everything ^ native.FEATURES["payoff"]
+    for features in (without, without ^ native.FEATURES["rank"]):
         context = native.NativeContext(Contract.OBENABE, rules.SCHIEBER, features=features)
         first = context.solve(hands, 0, (), (3, 2), 0, 0, 0.0)
         second = context.solve(swapped, 0, (), (3, 2), 0, 0, 0.0)
         assert first[:2] == second[:2] == (45, 45)
         searched[features] = second[4]
-    assert searched[everything] <= 3  # one position a probe: the root's entry
-    assert searched[everything ^ native.FEATURES["rank"]] > 50
+    assert searched[without] <= 3  # one position a probe: the root's entry
+    assert searched[without ^ native.FEATURES["rank"]] > 50
 
 
 def test_a_forged_rule_data_is_refused_in_user_terms() -> None:

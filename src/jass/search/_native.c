@@ -39,6 +39,14 @@ static int arg_seconds(PyObject *o, double *out) {
 static void ctx_free(PyObject *capsule) {
     Ctx *c = (Ctx *)PyCapsule_GetPointer(capsule, "jass.native.ctx");
     if (c) {
+#ifdef JASS_PAYOFF_STATS /* the table's cuts by cards a hand, for docs/performance.rst */
+        for (int i = 0; i < 2; i++) {
+            fprintf(stderr, i ? "payoff-similar cuts" : "exact cuts");
+            for (int n = 0; n < 10; n++)
+                fprintf(stderr, " %llu", (unsigned long long)c->payoff_cuts[i][n]);
+            fprintf(stderr, "\n");
+        }
+#endif
         free(c->tt);
         free(c);
     }
@@ -59,7 +67,7 @@ static PyObject *new_context(PyObject *self, PyObject *args) {
     long long limit, features;
     if (!PyArg_ParseTuple(args, "OOO", &rules, &o_limit, &o_features)) return NULL;
     if (jass_arg_ll(o_limit, 1, (long long)1 << 40, "table_limit", &limit) < 0 ||
-        jass_arg_ll(o_features, 0, 1023, "features", &features) < 0)
+        jass_arg_ll(o_features, 0, F_ALL, "features", &features) < 0)
         return NULL;
     Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();

@@ -8,9 +8,10 @@
  *
  * The search is the one of jass.solver: null-window probes driven by bisection on the
  * difference between the two sides' points, fail-soft bounds, a transposition table at trick
- * boundaries (keyed by relative rank within runs of equal-point cards), equivalent cards
- * merged, bounds from the points left and from sure points (quick tricks), move ordering that
- * looks at the hands still to play. Each solver owns a Ctx
+ * boundaries (keyed by relative rank within runs of equal-point cards; an entry's bounds,
+ * widened by the points that differ, also serve every position of the same shape),
+ * equivalent cards merged, bounds from the points left and from sure points (quick tricks),
+ * move ordering that looks at the hands still to play. Each solver owns a Ctx
  * (a capsule in Python): there is no global state, and the GIL is released while it searches.
  *
  * This private header holds what the core's files share: the types, the card-play kernels
@@ -163,6 +164,11 @@ typedef struct {
      * 0 when none does: the key then holds the suit as it is). */
     uint8_t canon[4][512][9];
     uint16_t moving[4][512];
+    /* Payoff-similar keys (F_PAYOFF): clive[s][live] is a suit's live cards as the rank keys
+     * have them (the exact part of a key), ppow[s][i] the points of its i-th card by power. */
+    uint16_t clive[4][512];
+    int8_t ppow[4][9];
+    uint64_t payoff_cuts[2][10]; /* cuts by an exact / a payoff-similar entry, by cards */
     /* The sure points' tables (jass_build_sure): a suit's cards by power and back, all cards
      * by points and back, a suit's card of fewest points (weakest first). */
     uint16_t by_power[4][512], of_power[4][512];
@@ -180,6 +186,8 @@ typedef struct {
 #define F_CROSS 128
 #define F_CASH 256
 #define F_FORCED 512
+#define F_PAYOFF 1024
+#define F_ALL 2047
 
 static inline uint64_t mix(uint64_t x) {
     x ^= x >> 31;
@@ -202,9 +210,15 @@ static inline int team_of(const uint64_t *h, uint64_t card) {
 }
 
 /* A table key: the three words of the four hands (jass_make_key), then their hash, computed
- * once for the prefetch and every look-up of the key. */
+ * once for the prefetch and every look-up of the key. With payoff-similar keys the third
+ * word's bits from KEY_LIVE on hold the exact live cards, which the hash leaves out: every
+ * position of one abstract state lands in the same bucket. */
 #define KEY_WORDS 4
-static inline uint64_t key_hash(const uint64_t *k) { return mix(k[0] ^ mix(k[1] ^ mix(k[2]))); }
+#define KEY_LIVE 21
+#define KEY_ABSTRACT (((uint64_t)1 << KEY_LIVE) - 1)
+static inline uint64_t key_hash(const uint64_t *k) {
+    return mix(k[0] ^ mix(k[1] ^ mix(k[2] & KEY_ABSTRACT)));
+}
 
 /* A root position: what solve and card_values search from (read by jass_read_root). */
 typedef struct {
@@ -226,6 +240,10 @@ JASS_HIDDEN void jass_make_key_after(const Ctx *c, const uint64_t *base, int car
 JASS_HIDDEN void jass_build_canon(Ctx *c);
 JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
 JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);
+JASS_HIDDEN int jass_lead_place(const Ctx *c, int card);
+JASS_HIDDEN int jass_lead_card(const Ctx *c, int place);
+JASS_HIDDEN int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides,
+                            int *value, int *hint);
 
 /* _native_search.c */
 JASS_HIDDEN double jass_now_seconds(void);

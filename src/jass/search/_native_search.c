@@ -304,10 +304,9 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         c->leader = saved_leader;
         c->match = saved_match;
         for (int i = 0; i < n; i++) {
-            Entry *e = jass_tt_find(c, k[i], cards - 1, 0);
-            if (!e) continue;
-            if (maxing && e->lo > -30000 && g[i] + e->lo >= target) return g[i] + e->lo;
-            if (!maxing && e->hi < 30000 && g[i] + e->hi < target) return g[i] + e->hi;
+            int cut;
+            if (jass_tt_cut(c, k[i], cards - 1, target - g[i], maxing ? 1 : 2, &cut, NULL))
+                return g[i] + cut;
         }
     }
     for (int i = 0; i < n; i++) {
@@ -366,12 +365,9 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
             memcpy(k, pre, sizeof k);
         else
             jass_make_key(c, k);
-        Entry *e = jass_tt_find(c, k, cards, 0);
-        if (e) {
-            if (e->lo >= target) return e->lo;
-            if (e->hi < target) return e->hi;
-            hint = e->lead;
-        }
+        int cut;
+        if (jass_tt_cut(c, k, cards, target, 3, &cut, &hint)) return cut;
+        if (hint >= 0 && (c->features & F_PAYOFF)) hint = jass_lead_card(c, hint);
     }
     int left = held_points(r, live) + r->last_bonus;
     int sure[2] = {0, 0};
@@ -413,7 +409,8 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
             } else if (v < slot->hi) {
                 slot->hi = (int16_t)v;
             }
-            if (lead >= 0) slot->lead = (int8_t)lead; /* the lead that decided it, first */
+            if (lead >= 0) /* the lead that decided it, first */
+                slot->lead = (int8_t)((c->features & F_PAYOFF) ? jass_lead_place(c, lead) : lead);
         }
     }
     return v;

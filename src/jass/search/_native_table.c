@@ -1,5 +1,12 @@
 /* The transposition table at trick boundaries: its keys (relative rank within runs of
- * equal-point cards), its growth and its slots. */
+ * equal-point cards; with payoff-similar keys, owners in power order plus the live cards),
+ * its growth, its slots and its cutoffs.
+ *
+ * Payoff-similar entries (Furtak and Buro's payoff similarity; Kupferschmid and Helmert's
+ * quasi-symmetry in Skat): two trick starts whose live cards of each suit, in power order,
+ * have the same owners have isomorphic game trees (abstract_suit), which differ only in
+ * points. So |V(a) - V(b)| is at most the points that differ place by place (payoff_delta),
+ * and a bound stored for one, widened by that, serves the other (jass_tt_cut). */
 #include "_native.h"
 
 #include <stdlib.h>
@@ -23,7 +30,7 @@ static inline void key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint6
 void jass_key_hands(const Ctx *c, uint64_t *out) {
     const uint64_t *h = c->hands;
     memcpy(out, h, 4 * sizeof *out);
-    if (!(c->features & F_RANK)) return;
+    if (!(c->features & (F_RANK | F_PAYOFF))) return;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
     for (int s = 0; s < 4; s++) {
         int p = (int)(live >> (9 * s)) & 0x1FF;
@@ -35,6 +42,15 @@ static void pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
     k[0] = h[0] | h[1] << 36;
     k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
     k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+    if (c->features & F_PAYOFF) { /* the Buur live, then the exact live cards */
+        const uint64_t *x = c->hands;
+        uint64_t live = x[0] | x[1] | x[2] | x[3];
+        uint64_t exact = (uint64_t)c->clive[0][live & 0x1FF] |
+                         (uint64_t)c->clive[1][(live >> 9) & 0x1FF] << 9 |
+                         (uint64_t)c->clive[2][(live >> 18) & 0x1FF] << 18 |
+                         (uint64_t)c->clive[3][(live >> 27) & 0x1FF] << 27;
+        k[2] |= (uint64_t)((live & c->r.buur_mask) != 0) << 20 | exact << KEY_LIVE;
+    }
     k[3] = key_hash(k);
 }
 
@@ -54,7 +70,7 @@ void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t 
     int s = card / 9;
     uint64_t suit = (uint64_t)0x1FF << (9 * s);
     int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
-    if ((c->features & F_RANK) && c->moving[s][p])
+    if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p])
         key_suit(c, h, s, p, out);
     else
         for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
@@ -105,10 +121,9 @@ static int by_place(const Rules *r, int s) {
     return 1;
 }
 
-/* Whether y may stand for x against every card of the other suits (the same order in every
- * trick, the same overtrump relations) and the same points, neither a Buur. */
-static int outside_alike(const Rules *r, int x, int y) {
-    if (r->points[x] != r->points[y] || (r->buur_mask & (BIT(x) | BIT(y)))) return 0;
+/* Whether y may stand for x against every card of the other suits: the same order in every
+ * trick, the same overtrump relations. */
+static int outside_same(const Rules *r, int x, int y) {
     for (int z = 0; z < 36; z++) {
         if (z / 9 == x / 9) continue;
         for (int k = 0; k < 4; k++)
@@ -118,6 +133,26 @@ static int outside_alike(const Rules *r, int x, int y) {
         if ((r->above[x] >> z & 1) != (r->above[y] >> z & 1) ||
             (r->above[z] >> x & 1) != (r->above[z] >> y & 1))
             return 0;
+    }
+    return 1;
+}
+
+/* outside_same, with the same points, neither a Buur. */
+static int outside_alike(const Rules *r, int x, int y) {
+    if (r->points[x] != r->points[y] || (r->buur_mask & (BIT(x) | BIT(y)))) return 0;
+    return outside_same(r, x, y);
+}
+
+/* Whether positions whose live cards of suit s, in order, have the same owners have
+ * isomorphic game trees (map the k-th live card to the k-th): the rules order the suit by
+ * place alone, all its cards stand alike to the other suits, and a Buur (whose lone card R5.4
+ * exempts) is its top card, live in both positions or in neither (a bit of the key). */
+static int abstract_suit(const Rules *r, int s) {
+    const int *o = r->order[s];
+    if (!by_place(r, s)) return 0;
+    for (int i = 1; i < 9; i++) {
+        if (!outside_same(r, o[0], o[i])) return 0;
+        if (r->buur_mask & BIT(o[i])) return 0;
     }
     return 1;
 }
@@ -163,28 +198,123 @@ static int classes(Ctx *c, int *cls) {
     return 1;
 }
 
-/* canon[s][live]: the k-th live card of the suit goes to the first place after the (k-1)-th's
- * whose card has its class, so that the map depends only on the classes in order. */
+/* The map of suit s's live cards p by classes cls: the k-th live card goes to the first place
+ * after the (k-1)-th's whose card has its class, so that it depends only on the classes in
+ * order; moving gets the cards that move. */
+static void class_map(const Rules *r, const int *cls, int s, int p, uint8_t *to,
+                      uint16_t *moving) {
+    int moved = 0, at = 0;
+    for (int i = 0; i < 9; i++) {
+        int card = r->order[s][i];
+        if (!(p >> (card - 9 * s) & 1)) continue;
+        while (cls[r->order[s][at]] != cls[card]) at++;
+        int dest = r->order[s][at++];
+        to[card - 9 * s] = (uint8_t)(dest - 9 * s);
+        if (dest != card) moved |= 1 << (card - 9 * s);
+    }
+    *moving = (uint16_t)moved;
+}
+
+/* canon[s][live] by the rank classes (each card its own without rank keys) and, with
+ * payoff-similar keys, one class for each suit of abstract_suit (the k-th live card to the
+ * k-th place); clive[s][live] the live cards under the rank classes. */
 void jass_build_canon(Ctx *c) {
     const Rules *r = &c->r;
-    int cls[36];
-    if (!classes(c, cls)) {
+    int cls[36], abstract[36];
+    for (int card = 0; card < 36; card++) cls[card] = card;
+    if ((c->features & F_RANK) && !classes(c, cls)) {
         c->features &= ~F_RANK;
-        return;
+        for (int card = 0; card < 36; card++) cls[card] = card;
+    }
+    memcpy(abstract, cls, sizeof abstract);
+    for (int s = 0; s < 4; s++) {
+        for (int i = 0; i < 9; i++) c->ppow[s][i] = (int8_t)r->points[r->order[s][i]];
+        if ((c->features & F_PAYOFF) && abstract_suit(r, s))
+            for (int i = 0; i < 9; i++) abstract[r->order[s][i]] = r->order[s][0];
     }
     for (int s = 0; s < 4; s++)
         for (int p = 0; p < 512; p++) {
-            int moving = 0, at = 0;
-            for (int i = 0; i < 9; i++) {
-                int card = r->order[s][i];
-                if (!(p >> (card - 9 * s) & 1)) continue;
-                while (cls[r->order[s][at]] != cls[card]) at++;
-                int to = r->order[s][at++];
-                c->canon[s][p][card - 9 * s] = (uint8_t)(to - 9 * s);
-                if (to != card) moving |= 1 << (card - 9 * s);
-            }
-            c->moving[s][p] = (uint16_t)moving;
+            uint8_t to[9];
+            uint16_t moving;
+            class_map(r, cls, s, p, to, &moving);
+            unsigned live = 0;
+            for (int i = 0; i < 9; i++)
+                if (p >> i & 1) live |= 1u << to[i];
+            c->clive[s][p] = (uint16_t)live;
+            class_map(r, abstract, s, p, c->canon[s][p], &c->moving[s][p]);
         }
+}
+
+/* The points that differ between two positions of one abstract state, whose exact live
+ * cards are a and b (key bits from KEY_LIVE): card by card in power order, suit by suit. */
+static int payoff_delta(const Ctx *c, uint64_t a, uint64_t b) {
+    int delta = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned pa = (unsigned)(a >> (9 * s)) & 0x1FF, pb = (unsigned)(b >> (9 * s)) & 0x1FF;
+        if (pa == pb) continue;
+        unsigned x = c->by_power[s][pa], y = c->by_power[s][pb];
+        for (; x; x &= x - 1, y &= y - 1) {
+            int d = c->ppow[s][lowest(x)] - c->ppow[s][lowest(y)];
+            delta += d < 0 ? -d : d;
+        }
+    }
+    return delta;
+}
+
+/* A lead as the table keeps it with payoff-similar keys: its suit and its place among the
+ * suit's live cards by power (9 s + place), which names the same card in every position of
+ * the abstract state; jass_lead_card reads it back in c->hands. */
+int jass_lead_place(const Ctx *c, int card) {
+    const uint64_t *h = c->hands;
+    int s = card / 9;
+    unsigned p = (unsigned)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
+    unsigned at = c->by_power[s][1u << (card - 9 * s)];
+    return 9 * s + popcount64(c->by_power[s][p] & (at - 1));
+}
+
+int jass_lead_card(const Ctx *c, int place) {
+    const uint64_t *h = c->hands;
+    int s = place / 9;
+    unsigned p = (unsigned)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
+    unsigned x = c->by_power[s][p];
+    for (int i = place - 9 * s; i > 0 && x; i--) x &= x - 1;
+    return x ? 9 * s + lowest(c->of_power[s][x & (0u - x)]) : -1;
+}
+
+/* Whether the table settles a probe at target of a position of `cards` a hand, key k:
+ * sides 1 tests a lower bound (at least target), 2 an upper one (below it), 3 both. An
+ * exact entry gives its bounds and its lead (hint, if not NULL); with payoff-similar keys an
+ * entry of another position of the same abstract state gives its bounds widened by the
+ * points that differ (payoff_delta). 1 and the bound in *value if one settles it. */
+int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides, int *value,
+                int *hint) {
+    uint64_t slot = k[3] & c->tt_mask;
+    int hinted = 0; /* 2: an exact entry's lead, 1: another's */
+    for (int j = 0; j < 4; j++) {
+        const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
+        if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
+            continue;
+        int exact = e->k2 == k[2];
+        if (hint && e->lead >= 0 && hinted < 1 + exact) {
+            *hint = e->lead; /* an exact entry's lead first, by place (jass_lead_place) */
+            hinted = 1 + exact;
+        }
+        /* The points that differ only where the bound would cut without them. */
+        int low = (sides & 1) && e->lo > -30000 && e->lo >= target;
+        int high = (sides & 2) && e->hi < 30000 && e->hi < target;
+        if (!low && !high) continue;
+        int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
+        if (low && e->lo - delta >= target) {
+            *value = e->lo - delta;
+        } else if (high && e->hi + delta < target) {
+            *value = e->hi + delta;
+        } else {
+            continue;
+        }
+        c->payoff_cuts[!exact][cards < 10 ? cards : 9]++;
+        return 1;
+    }
+    return 0;
 }
 
 int jass_tt_alloc(Ctx *c, uint64_t size) {

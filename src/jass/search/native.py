@@ -41,13 +41,14 @@ _LOG = logging.getLogger("jass")
 #: bounds from the points left, sure points (quick tricks), relative-rank table keys, the first
 #: guess (a greedy line of play), and three more sure points: the trick led to the partner's
 #: unruffable top card (crossing), the partner's run of top cards after it (cashing), and the
-#: cheapest cards each hand must throw into the sure tricks (forced). All on by default; the
-#: benchmark turns them off one by one.
+#: cheapest cards each hand must throw into the sure tricks (forced), and payoff-similar table
+#: entries (a position's bounds, widened by the points that differ, serve every position of the
+#: same shape). All on by default; the benchmark turns them off one by one.
 FEATURES: Final = {
     "table": 1, "ordering": 2, "merging": 4, "bounds": 8, "sure": 16, "rank": 32, "guess": 64,
-    "crossing": 128, "cashing": 256, "forced": 512,
+    "crossing": 128, "cashing": 256, "forced": 512, "payoff": 1024,
 }  # fmt: skip
-_ALL_FEATURES: Final = 1023
+_ALL_FEATURES: Final = 2047
 
 
 def _load() -> ModuleType | None:
