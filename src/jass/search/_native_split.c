@@ -1,0 +1,332 @@
+/* One solve split over threads: the root's cards (one per class) go to the threads one at a
+ * time, each thread searching with a context (and table) of its own, so that no table is
+ * shared. What the threads share is small and atomic: the next card to take, the best lower
+ * bound proven on the root's value (with the card that proved it), the positions spent and
+ * a stop flag.
+ *
+ * For solve, each card's bisection looks for max(its value, the shared bound): it starts
+ * from the bound, which only rises, and a probe whose target the bound reaches is moot and
+ * stops (jass_poll), so a thread whose cards cannot beat what another proved stops early
+ * instead of paying for its cards' exact values. Once every card is done the bound is the
+ * root's value, and its card achieves it. For card_values every card's exact value is
+ * wanted: the threads only share out the cards. The result does not depend on the threads
+ * (a best card may: any card that achieves the value). */
+#include "_native.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#ifdef SPLIT_DEBUG
+#include <stdio.h>
+#endif
+
+#ifdef _WIN32
+#include <windows.h>
+#include <process.h>
+#else
+#include <pthread.h>
+#endif
+
+/* The few atomic operations the threads need, on 32- and 64-bit ints. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+typedef volatile long atomic32;
+typedef volatile __int64 atomic64;
+#define LOAD(p) _InterlockedOr((p), 0)
+#define STORE(p, v) _InterlockedExchange((p), (v))
+#define ADD(p, v) _InterlockedExchangeAdd((p), (v))
+#define ADD64(p, v) _InterlockedExchangeAdd64((p), (v))
+#define CAS(p, old, v) (_InterlockedCompareExchange((p), (v), (old)) == (old))
+#define FLAG(p) (*(p)) /* a volatile read (acquire under MSVC) */
+#else
+typedef long atomic32;
+typedef long long atomic64;
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)
+#define ADD64(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)
+#define CAS(p, old, v) \
+    __atomic_compare_exchange_n((p), &(old), (v), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+#define FLAG(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#endif
+
+#define MAX_THREADS 64
+#define CHUNK 4096 /* positions a thread takes from the node limit at a time */
+#define OFFSET (1 << 20) /* a packed bound: (value + OFFSET) * 16 + the card's index */
+
+typedef struct Split {
+    Ctx *ctx[MAX_THREADS];
+    Root roots[MAX_THREADS]; /* the same position, read by each context */
+    int threads, n, values, list[9], lo[9], hi[9];
+    long long node_limit; /* 0: none */
+    atomic32 next, bound, stop;
+    atomic64 spent;
+    Ctx *main; /* the context whose cancel() stops every thread */
+#ifdef SPLIT_DEBUG
+    double start;
+#endif
+} Split;
+
+static long pack(int value, int k) { return (long)(value + OFFSET) * 16 + k; }
+static int bound_of(long packed) { return (int)(packed / 16) - OFFSET; }
+
+/* Raise the shared bound to `value`, proven by card k (a lower bound only ever rises). */
+static void raise_bound(Split *sp, int value, int k) {
+    long want = pack(value, k);
+    for (;;) {
+        long now = LOAD(&sp->bound);
+        if (bound_of(now) >= value || CAS(&sp->bound, now, want)) return;
+    }
+}
+
+/* counted()'s poll every 1024 positions: the deadline, a stop or cancel on any thread, a
+ * moot probe (the bound reached its target: stopped 2, which the probe's caller clears). */
+int jass_poll(Ctx *c) {
+    if (c->deadline > 0 && jass_now_seconds() > c->deadline) {
+        c->stopped = 1;
+        return 1;
+    }
+    Split *sp = c->split;
+    if (!sp) return 0;
+    if (LOAD(&sp->stop) || FLAG(&sp->main->cancel)) {
+        c->stopped = 1;
+        return 1;
+    }
+    if (bound_of(LOAD(&sp->bound)) >= c->moot) {
+        c->stopped = 2;
+        return 1;
+    }
+    return 0;
+}
+
+/* The context spent its positions: take CHUNK more from the node limit, if any is left. */
+int jass_more_nodes(Ctx *c) {
+    Split *sp = c->split;
+    long long got = ADD64(&sp->spent, CHUNK);
+    if (got >= sp->node_limit) return 0;
+    long long take = sp->node_limit - got < CHUNK ? sp->node_limit - got : CHUNK;
+    c->node_limit += (uint64_t)take;
+    return 1;
+}
+
+/* solve: bisection on max(card k's value, the shared bound), as jass_bisect's plain one. */
+static void solve_card(Ctx *c, Split *sp, const Root *root, int k) {
+    int left = root->left, lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
+    int card = sp->list[k], beat = 0;
+    for (;;) {
+        int bound = bound_of(LOAD(&sp->bound));
+        if (bound > lo) lo = bound;
+        if (lo >= hi) break;
+        /* Against a bound another card proved, first ask whether this card beats it: most
+         * cards do not, and one probe tells. */
+        int target = beat || bound == bottom ? (int)(((long)lo + hi + 1) >> 1) : lo + 1;
+        c->moot = target;
+        int value = jass_probe(c, root, target, card);
+        if (c->stopped == 2) { /* moot: another thread proved the target */
+            c->stopped = 0;
+            continue;
+        }
+        if (c->stopped) break;
+        if (value >= target) {
+            if (-left <= value && value <= left) value += (value - left) & 1;
+            lo = value < hi ? value : hi;
+            beat = 1;
+            raise_bound(sp, lo, k);
+        } else {
+            if (value < -left) value = bottom;
+            else if (value > left) value = left;
+            else value -= (value - left) & 1;
+            hi = value > lo ? value : lo;
+        }
+    }
+    c->moot = INT_MAX;
+    sp->lo[k] = lo;
+    sp->hi[k] = hi;
+}
+
+/* card_values: card k's exact value, guessed from the last card this thread valued. */
+static void value_card(Ctx *c, Split *sp, const Root *root, int k) {
+    jass_bisect(c, root, sp->list[k], c->last_value, c->has_last, &sp->lo[k], &sp->hi[k], NULL,
+                NULL);
+    if (!c->stopped) {
+        c->last_value = sp->lo[k];
+        c->has_last = 1;
+    }
+}
+
+typedef struct {
+    Split *sp;
+    int t;
+} Job;
+
+static void work(Split *sp, int t) {
+    Ctx *c = sp->ctx[t];
+    while (!LOAD(&sp->stop)) {
+        int k = (int)ADD(&sp->next, 1);
+        if (k >= sp->n) break;
+#ifdef SPLIT_DEBUG
+        double t0 = jass_now_seconds(); uint64_t n0 = c->nodes;
+#endif
+        (sp->values ? value_card : solve_card)(c, sp, &sp->roots[t], k);
+#ifdef SPLIT_DEBUG
+        fprintf(stderr, "t%d card %d [%d,%d] bound %d nodes %llu %.3f-%.3f s\n", t, sp->list[k], sp->lo[k], sp->hi[k],
+                bound_of(LOAD(&sp->bound)), (unsigned long long)(c->nodes - n0), t0 - sp->start, jass_now_seconds() - sp->start);
+#endif
+        if (c->stopped) STORE(&sp->stop, 1);
+    }
+}
+
+#ifdef _WIN32
+static unsigned __stdcall run(void *job) {
+    work(((Job *)job)->sp, ((Job *)job)->t);
+    return 0;
+}
+#else
+static void *run(void *job) {
+    work(((Job *)job)->sp, ((Job *)job)->t);
+    return NULL;
+}
+#endif
+
+/* Search on sp->threads threads: this one and the others it starts (those that fail to
+ * start leave their share to the ones that run: the queue serves whoever asks). */
+static void run_all(Split *sp) {
+    Job jobs[MAX_THREADS];
+#ifdef _WIN32
+    HANDLE ids[MAX_THREADS];
+#else
+    pthread_t ids[MAX_THREADS];
+#endif
+    int started[MAX_THREADS] = {0};
+    for (int t = 1; t < sp->threads; t++) {
+        jobs[t].sp = sp;
+        jobs[t].t = t;
+#ifdef _WIN32
+        ids[t] = (HANDLE)_beginthreadex(NULL, 0, run, &jobs[t], 0, NULL);
+        started[t] = ids[t] != 0;
+#else
+        started[t] = pthread_create(&ids[t], NULL, run, &jobs[t]) == 0;
+#endif
+    }
+    work(sp, 0);
+    for (int t = 1; t < sp->threads; t++) {
+        if (!started[t]) continue;
+#ifdef _WIN32
+        WaitForSingleObject(ids[t], INFINITE);
+        CloseHandle(ids[t]);
+#else
+        pthread_join(ids[t], NULL);
+#endif
+    }
+}
+
+/* Read the position into every context (each checks it and takes its context). */
+static int read_all(Split *sp, PyObject *contexts, PyObject *rest) {
+    for (int t = 0; t < sp->threads; t++) {
+        PyObject *args = PyTuple_New(1 + PyTuple_Size(rest));
+        if (!args) return -1;
+        PyObject *cap = PyTuple_GetItem(contexts, t);
+        Py_INCREF(cap);
+        PyTuple_SetItem(args, 0, cap);
+        for (Py_ssize_t i = 0; i < PyTuple_Size(rest); i++) {
+            PyObject *item = PyTuple_GetItem(rest, i);
+            Py_INCREF(item);
+            PyTuple_SetItem(args, i + 1, item);
+        }
+        sp->ctx[t] = jass_read_call(args, &sp->roots[t]);
+        Py_DECREF(args);
+        if (!sp->ctx[t]) {
+            for (int u = 0; u < t; u++) sp->ctx[u]->busy = 0;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* solve_split(contexts, values, hands, leader, trick, t0, t1, declaring, node_limit,
+ * time_limit): solve's result (values 0) or card_values' (values 1), searched on one thread
+ * a context (a tuple of 1-64 distinct contexts of the same rules and features). */
+PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *contexts = PyTuple_Check(args) && PyTuple_Size(args) == 10
+                             ? PyTuple_GetItem(args, 0)
+                             : NULL;
+    if (!contexts || !PyTuple_Check(contexts) || PyTuple_Size(contexts) < 1 ||
+        PyTuple_Size(contexts) > MAX_THREADS) {
+        PyErr_Format(jass_invalid_input, "contexts must be a tuple of 1-%d solver contexts",
+                     MAX_THREADS);
+        return NULL;
+    }
+    long long values;
+    if (jass_arg_ll(PyTuple_GetItem(args, 1), 0, 1, "values", &values) < 0) return NULL;
+    Split *sp = (Split *)calloc(1, sizeof(Split));
+    if (!sp) return PyErr_NoMemory();
+    sp->threads = (int)PyTuple_Size(contexts);
+    sp->values = (int)values;
+    PyObject *rest = PyTuple_GetSlice(args, 2, 10);
+    int bad = !rest || read_all(sp, contexts, rest) < 0;
+    Py_XDECREF(rest);
+    if (bad) {
+        free(sp);
+        return NULL;
+    }
+    Ctx *c = sp->ctx[0];
+    const Root *root = &sp->roots[0];
+    long long limit = c->node_limit == UINT64_MAX ? 0 : (long long)c->node_limit;
+    int bottom = -(root->left + root->theirs), top = root->left + root->own;
+    Py_BEGIN_ALLOW_THREADS
+    sp->n = jass_root_moves(c, root, sp->list);
+    sp->node_limit = limit;
+    sp->main = c;
+    sp->bound = pack(bottom, 0); /* any card makes at least the bottom */
+    for (int k = 0; k < sp->n; k++) {
+        sp->lo[k] = bottom;
+        sp->hi[k] = top;
+    }
+    int used = sp->threads < sp->n ? sp->threads : sp->n;
+    for (int t = 0; t < sp->threads; t++) {
+        Ctx *w = sp->ctx[t];
+        w->split = t < used ? sp : NULL;
+        w->poll = 1;
+        w->deadline = c->deadline; /* one deadline for all */
+        w->node_limit = limit ? 0 : UINT64_MAX; /* taken CHUNK by CHUNK (jass_more_nodes) */
+    }
+    sp->threads = used;
+#ifdef SPLIT_DEBUG
+    sp->start = jass_now_seconds();
+#endif
+    run_all(sp);
+    Py_END_ALLOW_THREADS
+    uint64_t nodes = 0, table = 0;
+    int exact = 1;
+    for (int t = 0; t < (int)PyTuple_Size(contexts); t++) {
+        Ctx *w = sp->ctx[t];
+        nodes += w->nodes;
+        table += w->tt_used;
+        if (w->stopped) exact = 0;
+        w->split = NULL;
+        w->busy = 0;
+    }
+    PyObject *out;
+    if (sp->values) {
+        int most = INT_MIN;
+        for (int k = 0; k < sp->n; k++) most = sp->lo[k] > most ? sp->lo[k] : most;
+        if (exact && sp->n) c->last_value = most;
+        PyObject *found = jass_values_list(c, root, sp->list, sp->n, sp->lo, sp->hi);
+        out = found ? Py_BuildValue("NiKK", found, exact, (unsigned long long)nodes,
+                                    (unsigned long long)table)
+                    : NULL;
+    } else {
+        long packed = sp->bound;
+        int lo = bound_of(packed), hi = lo, best = sp->list[packed % 16];
+        for (int k = 0; k < sp->n; k++) hi = sp->hi[k] > hi ? sp->hi[k] : hi;
+        if (exact) {
+            c->last_value = lo;
+            c->has_last = 1;
+        }
+        out = Py_BuildValue("iiiiKKi", lo, exact ? lo : hi, best, exact,
+                            (unsigned long long)nodes, (unsigned long long)table,
+                            jass_side_points(root, lo));
+    }
+    free(sp);
+    return out;
+}
