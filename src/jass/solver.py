@@ -423,6 +423,7 @@ class Solver(_Search):
             time_limit or 0.0,
         )  # fmt: skip
         contexts = self._split(held[(leader + len(trick)) & 3].bit_count())
+        arguments: tuple[Any, ...]
         if contexts:
             values = int(function != "solve")
             call, arguments = native.core.solve_split, (contexts, values, *position)

@@ -59,6 +59,7 @@ typedef struct Split {
     int threads, n, values, list[9], lo[9], hi[9];
     long long node_limit; /* 0: none */
     atomic32 next, bound, stop;
+    atomic32 arrived, meet; /* the tests' check that the threads run at once (meet_all) */
     atomic64 spent;
     Ctx *main; /* the context whose cancel() stops every thread */
 #ifdef SPLIT_DEBUG
@@ -158,8 +159,21 @@ typedef struct {
     int t;
 } Job;
 
+/* For the tests: each thread waits (10 s at most) until every thread has come, which only
+ * threads that run at once can do; meet drops to 0 if one waited in vain. */
+static void meet_all(Split *sp) {
+    ADD(&sp->arrived, 1);
+    double until = jass_now_seconds() + 10;
+    while (LOAD(&sp->arrived) < sp->threads)
+        if (jass_now_seconds() > until) {
+            STORE(&sp->meet, 0);
+            return;
+        }
+}
+
 static void work(Split *sp, int t) {
     Ctx *c = sp->ctx[t];
+    if (LOAD(&sp->meet)) meet_all(sp);
     while (!LOAD(&sp->stop)) {
         int k = (int)ADD(&sp->next, 1);
         if (k >= sp->n) break;
@@ -244,7 +258,8 @@ static int read_all(Split *sp, PyObject *contexts, PyObject *rest) {
 
 /* solve_split(contexts, values, hands, leader, trick, t0, t1, declaring, node_limit,
  * time_limit): solve's result (values 0) or card_values' (values 1), searched on one thread
- * a context (a tuple of 1-64 distinct contexts of the same rules and features). */
+ * a context (a tuple of 1-64 distinct contexts of the same rules and features), at most one
+ * a root card. values + 2: the threads must meet first (a test that they run at once). */
 PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *contexts = PyTuple_Check(args) && PyTuple_Size(args) == 10
@@ -256,12 +271,13 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
                      MAX_THREADS);
         return NULL;
     }
-    long long values;
-    if (jass_arg_ll(PyTuple_GetItem(args, 1), 0, 1, "values", &values) < 0) return NULL;
+    long long values; /* bit 0: card values; bit 1: the threads must meet (for the tests) */
+    if (jass_arg_ll(PyTuple_GetItem(args, 1), 0, 3, "values", &values) < 0) return NULL;
     Split *sp = (Split *)calloc(1, sizeof(Split));
     if (!sp) return PyErr_NoMemory();
     sp->threads = (int)PyTuple_Size(contexts);
-    sp->values = (int)values;
+    sp->values = (int)(values & 1);
+    sp->meet = (int)(values >> 1);
     PyObject *rest = PyTuple_GetSlice(args, 2, 10);
     int bad = !rest || read_all(sp, contexts, rest) < 0;
     Py_XDECREF(rest);
@@ -307,7 +323,10 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
         w->busy = 0;
     }
     PyObject *out;
-    if (sp->values) {
+    if (values >> 1 && !sp->meet) {
+        PyErr_SetString(jass_invalid_input, "threads: the split's threads did not run at once");
+        out = NULL;
+    } else if (sp->values) {
         int most = INT_MIN;
         for (int k = 0; k < sp->n; k++) most = sp->lo[k] > most ? sp->lo[k] : most;
         if (exact && sp->n) c->last_value = most;
