@@ -1,16 +1,17 @@
-/* One solve split over threads: the root's cards (one per class) go to the threads one at a
- * time, each thread searching with a context (and table) of its own, so that no table is
- * shared. What the threads share is small and atomic: the next card to take, the best lower
- * bound proven on the root's value (with the card that proved it), the positions spent and
- * a stop flag.
+/* One solve split over threads, each thread searching with a context (and table) of its own,
+ * so that no table is shared. What the threads share is small and atomic: the probe's
+ * target, which root card (one per class) each has taken, the probe's outcome, the
+ * positions spent and a stop flag.
  *
- * For solve, each card's bisection looks for max(its value, the shared bound): it starts
- * from the bound, which only rises, and a probe whose target the bound reaches is moot and
- * stops (jass_poll), so a thread whose cards cannot beat what another proved stops early
- * instead of paying for its cards' exact values. Once every card is done the bound is the
- * root's value, and its card achieves it. For card_values every card's exact value is
- * wanted: the threads only share out the cards. The result does not depend on the threads
- * (a best card may: any card that achieves the value). */
+ * For solve, the first thread drives the bisection of jass_bisect (its plain form, as for a
+ * full hand) and every probe is split: each thread probes root cards at the target, its own
+ * share first (card k goes to thread k mod threads, so that each card's subtree stays in one
+ * table from probe to probe), then any card nobody took yet. The first card to reach the
+ * target decides the probe, and the others stop (a moot probe, jass_poll); else the probe
+ * fails with the largest of the failing cards' fail-soft bounds. So the probes are those of
+ * one thread, each spread over the threads. For card_values every card's exact value is
+ * wanted: the threads take the cards one at a time. The result does not depend on the
+ * threads (a best card may: any card that achieves the value). */
 #include "_native.h"
 
 #include <limits.h>
@@ -24,6 +25,8 @@
 #include <process.h>
 #else
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #endif
 
 /* The few atomic operations the threads need, on 32- and 64-bit ints. */
@@ -56,9 +59,11 @@ typedef long long atomic64;
 typedef struct Split {
     Ctx *ctx[MAX_THREADS];
     Root roots[MAX_THREADS]; /* the same position, read by each context */
-    int threads, n, values, list[9], lo[9], hi[9];
+    int threads, running, n, values, list[9], lo[9], hi[9];
+    int target, root_lo, root_hi, best; /* solve: the probe's target; the result */
     long long node_limit; /* 0: none */
-    atomic32 next, bound, stop;
+    atomic32 next, stop;
+    atomic32 round, quit, finished, cut, fail, taken[9]; /* solve: the probe under way */
     atomic32 arrived, meet; /* the tests' check that the threads run at once (meet_all) */
     atomic64 spent;
     Ctx *main; /* the context whose cancel() stops every thread */
@@ -68,19 +73,36 @@ typedef struct Split {
 } Split;
 
 static long pack(int value, int k) { return (long)(value + OFFSET) * 16 + k; }
-static int bound_of(long packed) { return (int)(packed / 16) - OFFSET; }
+static int value_of(long packed) { return (int)(packed / 16) - OFFSET; }
 
-/* Raise the shared bound to `value`, proven by card k (a lower bound only ever rises). */
-static void raise_bound(Split *sp, int value, int k) {
-    long want = pack(value, k);
+/* *p = max(*p, want) */
+static void raise_to(atomic32 *p, long want) {
     for (;;) {
-        long now = LOAD(&sp->bound);
-        if (bound_of(now) >= value || CAS(&sp->bound, now, want)) return;
+        long now = LOAD(p);
+        if (now >= want || CAS(p, now, want)) return;
     }
 }
 
+/* Wait a moment: yield at first, then sleep (a waiting thread leaves its core to others). */
+static void pause_for(int *spins) {
+    if (++*spins < 1000) {
+#ifdef _WIN32
+        SwitchToThread();
+#else
+        sched_yield();
+#endif
+        return;
+    }
+#ifdef _WIN32
+    Sleep(0);
+#else
+    struct timespec nap = {0, 20000};
+    nanosleep(&nap, NULL);
+#endif
+}
+
 /* counted()'s poll every 1024 positions: the deadline, a stop or cancel on any thread, a
- * moot probe (the bound reached its target: stopped 2, which the probe's caller clears). */
+ * moot probe (another card decided it: stopped 2, which the probe's caller clears). */
 int jass_poll(Ctx *c) {
     if (c->deadline > 0 && jass_now_seconds() > c->deadline) {
         c->stopped = 1;
@@ -92,7 +114,7 @@ int jass_poll(Ctx *c) {
         c->stopped = 1;
         return 1;
     }
-    if (bound_of(LOAD(&sp->bound)) >= c->moot) {
+    if (!sp->values && LOAD(&sp->cut)) {
         c->stopped = 2;
         return 1;
     }
@@ -109,39 +131,83 @@ int jass_more_nodes(Ctx *c) {
     return 1;
 }
 
-/* solve: bisection on max(card k's value, the shared bound), as jass_bisect's plain one. */
-static void solve_card(Ctx *c, Split *sp, const Root *root, int k) {
-    int left = root->left, lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
-    int card = sp->list[k], beat = 0;
-    for (;;) {
-        int bound = bound_of(LOAD(&sp->bound));
-        if (bound > lo) lo = bound;
-        if (lo >= hi) break;
-        /* Against a bound another card proved, first ask whether this card beats it: most
-         * cards do not, and one probe tells. */
-        int target = beat || bound == bottom ? (int)(((long)lo + hi + 1) >> 1) : lo + 1;
-        c->moot = target;
-        int value = jass_probe(c, root, target, card);
-        if (c->stopped == 2) { /* moot: another thread proved the target */
-            c->stopped = 0;
-            continue;
+/* Thread t's part of the probe at sp->target: its own cards, then any not taken yet, until
+ * one reaches the target. */
+static void probe_part(Split *sp, int t) {
+    Ctx *c = sp->ctx[t];
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < sp->n; k++) {
+            if ((k % sp->threads == t) != (pass == 0)) continue;
+            if (LOAD(&sp->cut) || LOAD(&sp->stop)) goto done;
+            long free_slot = 0;
+            if (!CAS(&sp->taken[k], free_slot, 1)) continue;
+            int v = jass_probe(c, &sp->roots[t], sp->target, sp->list[k]);
+            if (c->stopped == 2) { /* moot: another card reached the target */
+                c->stopped = 0;
+                goto done;
+            }
+            if (c->stopped) {
+                STORE(&sp->stop, 1);
+                goto done;
+            }
+            if (v >= sp->target) {
+                raise_to(&sp->cut, pack(v, k));
+                goto done;
+            }
+            raise_to(&sp->fail, pack(v, k));
         }
-        if (c->stopped) break;
-        if (value >= target) {
+done:
+    ADD(&sp->finished, 1);
+}
+
+/* Threads 1 and on: take part in each probe the first thread starts, until it quits. */
+static void serve(Split *sp, int t) {
+    long seen = 0;
+    for (;;) {
+        long now;
+        int spins = 0;
+        while ((now = LOAD(&sp->round)) == seen) pause_for(&spins);
+        seen = now;
+        if (LOAD(&sp->quit)) return;
+        probe_part(sp, t);
+    }
+}
+
+/* The first thread: jass_bisect's plain bisection, each probe split over the threads. */
+static void drive(Split *sp) {
+    const Root *root = &sp->roots[0];
+    int left = root->left, lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
+    int best = 0; /* any card makes the bottom */
+    while (lo < hi) {
+        sp->target = (int)(((long)lo + hi + 1) >> 1);
+        STORE(&sp->cut, 0);
+        STORE(&sp->fail, 0);
+        STORE(&sp->finished, 0);
+        for (int k = 0; k < sp->n; k++) STORE(&sp->taken[k], 0);
+        ADD(&sp->round, 1); /* the others start */
+        probe_part(sp, 0);
+        int spins = 0;
+        while (LOAD(&sp->finished) < sp->running) pause_for(&spins);
+        if (LOAD(&sp->stop)) break;
+        long cut = LOAD(&sp->cut);
+        if (cut) {
+            int value = value_of(cut);
+            best = (int)(cut % 16);
             if (-left <= value && value <= left) value += (value - left) & 1;
             lo = value < hi ? value : hi;
-            beat = 1;
-            raise_bound(sp, lo, k);
         } else {
+            int value = value_of(LOAD(&sp->fail));
             if (value < -left) value = bottom;
             else if (value > left) value = left;
             else value -= (value - left) & 1;
             hi = value > lo ? value : lo;
         }
     }
-    c->moot = INT_MAX;
-    sp->lo[k] = lo;
-    sp->hi[k] = hi;
+    STORE(&sp->quit, 1);
+    ADD(&sp->round, 1);
+    sp->root_lo = lo;
+    sp->root_hi = hi;
+    sp->best = sp->list[best];
 }
 
 /* card_values: card k's exact value, guessed from the last card this thread valued. */
@@ -174,17 +240,15 @@ static void meet_all(Split *sp) {
 static void work(Split *sp, int t) {
     Ctx *c = sp->ctx[t];
     if (LOAD(&sp->meet)) meet_all(sp);
+    if (!sp->values) {
+        if (t) serve(sp, t);
+        else drive(sp);
+        return;
+    }
     while (!LOAD(&sp->stop)) {
         int k = (int)ADD(&sp->next, 1);
         if (k >= sp->n) break;
-#ifdef SPLIT_DEBUG
-        double t0 = jass_now_seconds(); uint64_t n0 = c->nodes;
-#endif
-        (sp->values ? value_card : solve_card)(c, sp, &sp->roots[t], k);
-#ifdef SPLIT_DEBUG
-        fprintf(stderr, "t%d card %d [%d,%d] bound %d nodes %llu %.3f-%.3f s\n", t, sp->list[k], sp->lo[k], sp->hi[k],
-                bound_of(LOAD(&sp->bound)), (unsigned long long)(c->nodes - n0), t0 - sp->start, jass_now_seconds() - sp->start);
-#endif
+        value_card(c, sp, &sp->roots[t], k);
         if (c->stopped) STORE(&sp->stop, 1);
     }
 }
@@ -221,6 +285,8 @@ static void run_all(Split *sp) {
         started[t] = pthread_create(&ids[t], NULL, run, &jobs[t]) == 0;
 #endif
     }
+    sp->running = 1;
+    for (int t = 1; t < sp->threads; t++) sp->running += started[t];
     work(sp, 0);
     for (int t = 1; t < sp->threads; t++) {
         if (!started[t]) continue;
@@ -293,7 +359,6 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
     sp->n = jass_root_moves(c, root, sp->list);
     sp->node_limit = limit;
     sp->main = c;
-    sp->bound = pack(bottom, 0); /* any card makes at least the bottom */
     for (int k = 0; k < sp->n; k++) {
         sp->lo[k] = bottom;
         sp->hi[k] = top;
@@ -311,6 +376,11 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
     sp->start = jass_now_seconds();
 #endif
     run_all(sp);
+#ifdef SPLIT_DEBUG
+    for (int t = 0; t < sp->threads; t++)
+        fprintf(stderr, "t%d card - nodes %llu %.3f s\n", t,
+                (unsigned long long)sp->ctx[t]->nodes, jass_now_seconds() - sp->start);
+#endif
     Py_END_ALLOW_THREADS
     uint64_t nodes = 0, table = 0;
     int exact = 1;
@@ -335,9 +405,8 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
                                     (unsigned long long)table)
                     : NULL;
     } else {
-        long packed = sp->bound;
-        int lo = bound_of(packed), hi = lo, best = sp->list[packed % 16];
-        for (int k = 0; k < sp->n; k++) hi = sp->hi[k] > hi ? sp->hi[k] : hi;
+        int lo = sp->root_lo, hi = sp->root_hi, best = sp->list[0];
+        if (sp->n) best = sp->best;
         if (exact) {
             c->last_value = lo;
             c->has_last = 1;
