@@ -187,7 +187,7 @@ static int read_limits(Ctx *c, long long node_limit, double time_limit) {
     c->deadline = time_limit > 0 ? jass_now_seconds() + time_limit : 0;
     c->poll = c->deadline > 0;
     c->split = NULL;
-    c->moot = INT_MAX;
+    c->moot = -1;
     return 0;
 }
 

@@ -159,9 +159,9 @@ typedef struct {
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
     int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
-    /* A solve split over threads (_native_split.c): the threads' shared state, the target of
-     * this thread's probe (moot once another thread proves that much), whether counted()
-     * polls every 1024 positions (a deadline or a split). */
+    /* A solve split over threads (_native_split.c): the threads' shared state, the root card
+     * this thread probes (-1: none; its probe is moot once another thread refutes the card),
+     * whether counted() polls every 1024 positions (a deadline or a split). */
     struct Split *split;
     int moot, poll;
     /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards

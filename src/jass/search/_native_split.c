@@ -63,7 +63,12 @@ typedef struct Split {
     int target, root_lo, root_hi, best; /* solve: the probe's target; the result */
     long long node_limit; /* 0: none */
     atomic32 next, stop;
-    atomic32 round, quit, finished, cut, fail, taken[9]; /* solve: the probe under way */
+    atomic32 round, quit, finished, cut, fail; /* solve: the probe under way */
+    /* solve's units of work: a root card and one reply of the next hand (unit_reply -1: the
+     * root card alone, when its reply would end the trick), grouped by card, eldest first */
+    int units, unit_card[81], unit_reply[81], first_unit[10];
+    Root child[9]; /* the position after each root card (the reply's root) */
+    atomic32 taken[81], refuted[9], done[9], low[9];
     atomic32 arrived, meet; /* the tests' check that the threads run at once (meet_all) */
     atomic64 spent;
     Ctx *main; /* the context whose cancel() stops every thread */
@@ -114,7 +119,7 @@ int jass_poll(Ctx *c) {
         c->stopped = 1;
         return 1;
     }
-    if (!sp->values && LOAD(&sp->cut)) {
+    if (!sp->values && (LOAD(&sp->cut) || (c->moot >= 0 && LOAD(&sp->refuted[c->moot])))) {
         c->stopped = 2;
         return 1;
     }
@@ -131,33 +136,107 @@ int jass_more_nodes(Ctx *c) {
     return 1;
 }
 
-/* Thread t's part of the probe at sp->target: its own cards, then any not taken yet, until
- * one reaches the target. */
+/* *p = min(*p, want) */
+static void lower_to(atomic32 *p, long want) {
+    for (;;) {
+        long now = LOAD(p);
+        if (now <= want || CAS(p, now, want)) return;
+    }
+}
+
+/* The next unit thread t takes (-1: none now; *wait set if one may come free): the first
+ * card's eldest unit (its first reply) not taken yet; a card's other units only once its
+ * eldest is done and did not refute it (young brothers wait: a refuting first reply, the
+ * common case, saves them), own units (unit mod threads) first. */
+static int next_unit(Split *sp, int t, int *wait) {
+    *wait = 0;
+    for (int k = 0; k < sp->n; k++) {
+        if (LOAD(&sp->refuted[k])) continue;
+        int u0 = sp->first_unit[k], end = sp->first_unit[k + 1];
+        long free_slot = 0;
+        if (!LOAD(&sp->taken[u0]) && CAS(&sp->taken[u0], free_slot, 1)) return u0;
+        if (!LOAD(&sp->done[k])) {
+            *wait = 1; /* its eldest is under way */
+            continue;
+        }
+        for (int pass = 0; pass < 2; pass++)
+            for (int u = u0 + 1; u < end; u++) {
+                if ((u % sp->threads == t) != (pass == 0)) continue;
+                free_slot = 0;
+                if (!LOAD(&sp->taken[u]) && CAS(&sp->taken[u], free_slot, 1)) return u;
+            }
+    }
+    return -1;
+}
+
+/* Thread t's part of the probe at sp->target, unit by unit, until a card reaches the
+ * target or every card is refuted. */
 static void probe_part(Split *sp, int t) {
     Ctx *c = sp->ctx[t];
-    for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < sp->n; k++) {
-            if ((k % sp->threads == t) != (pass == 0)) continue;
-            if (LOAD(&sp->cut) || LOAD(&sp->stop)) goto done;
-            long free_slot = 0;
-            if (!CAS(&sp->taken[k], free_slot, 1)) continue;
-            int v = jass_probe(c, &sp->roots[t], sp->target, sp->list[k]);
-            if (c->stopped == 2) { /* moot: another card reached the target */
-                c->stopped = 0;
-                goto done;
-            }
-            if (c->stopped) {
-                STORE(&sp->stop, 1);
-                goto done;
-            }
-            if (v >= sp->target) {
-                raise_to(&sp->cut, pack(v, k));
-                goto done;
-            }
-            raise_to(&sp->fail, pack(v, k));
+    int target = sp->target, spins = 0;
+    while (!LOAD(&sp->cut) && !LOAD(&sp->stop)) {
+        int wait, u = next_unit(sp, t, &wait);
+        if (u < 0) {
+            if (!wait) break;
+            pause_for(&spins);
+            continue;
         }
-done:
+        int k = sp->unit_card[u], reply = sp->unit_reply[u], v;
+        c->moot = k;
+        if (reply < 0)
+            v = jass_probe(c, &sp->roots[t], target, sp->list[k]);
+        else /* the reply's side: at least 1 - target refutes the card */
+            v = -jass_probe(c, &sp->child[k], 1 - target, reply);
+        c->moot = -1;
+        if (c->stopped == 2) { /* moot: the card is refuted, or another reached the target */
+            c->stopped = 0;
+            continue;
+        }
+        if (c->stopped) {
+            STORE(&sp->stop, 1);
+            break;
+        }
+        if (v < target) { /* refuted: v bounds the card from above */
+            STORE(&sp->refuted[k], 1);
+            raise_to(&sp->fail, pack(v, k));
+        } else if (reply < 0) {
+            raise_to(&sp->cut, pack(v, k));
+        } else {
+            lower_to(&sp->low[k], pack(v, 0));
+            int units = sp->first_unit[k + 1] - sp->first_unit[k];
+            if (ADD(&sp->done[k], 1) + 1 == units) /* every reply failed: the card makes it */
+                raise_to(&sp->cut, pack(value_of(LOAD(&sp->low[k])), k));
+        }
+    }
     ADD(&sp->finished, 1);
+}
+
+/* The units of solve's probes: each root card with each reply, or alone. */
+static void make_units(Split *sp, Ctx *c) {
+    const Root *root = &sp->roots[0];
+    int seat = (root->leader + root->n) & 3;
+    sp->units = 0;
+    for (int k = 0; k < sp->n; k++) {
+        sp->first_unit[k] = sp->units;
+        int replies[9], m = 0;
+        if (root->n < 3) {
+            Root *child = &sp->child[k];
+            *child = *root;
+            child->hands[seat] ^= BIT(sp->list[k]);
+            child->trick[root->n] = sp->list[k];
+            child->n = root->n + 1;
+            child->side = root->side ^ 1;
+            child->own = root->theirs;
+            child->theirs = root->own;
+            m = jass_root_moves(c, child, replies);
+        }
+        if (!m) replies[m++] = -1;
+        for (int i = 0; i < m; i++) {
+            sp->unit_card[sp->units] = k;
+            sp->unit_reply[sp->units++] = replies[i];
+        }
+    }
+    sp->first_unit[sp->n] = sp->units;
 }
 
 /* Threads 1 and on: take part in each probe the first thread starts, until it quits. */
@@ -183,7 +262,12 @@ static void drive(Split *sp) {
         STORE(&sp->cut, 0);
         STORE(&sp->fail, 0);
         STORE(&sp->finished, 0);
-        for (int k = 0; k < sp->n; k++) STORE(&sp->taken[k], 0);
+        for (int u = 0; u < sp->units; u++) STORE(&sp->taken[u], 0);
+        for (int k = 0; k < sp->n; k++) {
+            STORE(&sp->refuted[k], 0);
+            STORE(&sp->done[k], 0);
+            STORE(&sp->low[k], pack(INF, 0));
+        }
         ADD(&sp->round, 1); /* the others start */
         probe_part(sp, 0);
         int spins = 0;
@@ -357,6 +441,7 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
     int bottom = -(root->left + root->theirs), top = root->left + root->own;
     Py_BEGIN_ALLOW_THREADS
     sp->n = jass_root_moves(c, root, sp->list);
+    if (!sp->values) make_units(sp, c);
     sp->node_limit = limit;
     sp->main = c;
     for (int k = 0; k < sp->n; k++) {
