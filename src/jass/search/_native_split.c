@@ -69,6 +69,7 @@ typedef struct Split {
     int units, unit_card[81], unit_reply[81], first_unit[10];
     Root child[9]; /* the position after each root card (the reply's root) */
     atomic32 taken[81], refuted[9], done[9], low[9];
+    atomic32 owner[81]; /* the thread that last searched each unit (-1: none yet) */
     atomic32 arrived, meet; /* the tests' check that the threads run at once (meet_all) */
     atomic64 spent;
     Ctx *main; /* the context whose cancel() stops every thread */
@@ -147,24 +148,28 @@ static void lower_to(atomic32 *p, long want) {
 /* The next unit thread t takes (-1: none now; *wait set if one may come free): the first
  * card's eldest unit (its first reply) not taken yet; a card's other units only once its
  * eldest is done and did not refute it (young brothers wait: a refuting first reply, the
- * common case, saves them), own units (unit mod threads) first. */
+ * common case, saves them). A unit goes back to the thread that searched it in the last
+ * probe, whose table knows it: first the thread's own units and new ones, then any. */
 static int next_unit(Split *sp, int t, int *wait) {
-    *wait = 0;
-    for (int k = 0; k < sp->n; k++) {
-        if (LOAD(&sp->refuted[k])) continue;
-        int u0 = sp->first_unit[k], end = sp->first_unit[k + 1];
-        long free_slot = 0;
-        if (!LOAD(&sp->taken[u0]) && CAS(&sp->taken[u0], free_slot, 1)) return u0;
-        if (!LOAD(&sp->done[k])) {
-            *wait = 1; /* its eldest is under way */
-            continue;
-        }
-        for (int pass = 0; pass < 2; pass++)
-            for (int u = u0 + 1; u < end; u++) {
-                if ((u % sp->threads == t) != (pass == 0)) continue;
-                free_slot = 0;
-                if (!LOAD(&sp->taken[u]) && CAS(&sp->taken[u], free_slot, 1)) return u;
+    for (int sweep = 0; sweep < 2; sweep++) {
+        *wait = 0;
+        for (int k = 0; k < sp->n; k++) {
+            if (LOAD(&sp->refuted[k])) continue;
+            int u0 = sp->first_unit[k], end = sp->first_unit[k + 1];
+            for (int u = u0; u < end; u++) {
+                if (u > u0 && !LOAD(&sp->done[k])) {
+                    *wait = 1; /* its eldest is under way */
+                    break;
+                }
+                long owner = LOAD(&sp->owner[u]);
+                if ((sweep == 0 && owner >= 0 && owner != t) || LOAD(&sp->taken[u])) continue;
+                long free_slot = 0;
+                if (CAS(&sp->taken[u], free_slot, 1)) {
+                    STORE(&sp->owner[u], t); /* the others read it only as a preference */
+                    return u;
+                }
             }
+        }
     }
     return -1;
 }
@@ -442,6 +447,7 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     sp->n = jass_root_moves(c, root, sp->list);
     if (!sp->values) make_units(sp, c);
+    for (int u = 0; u < 81; u++) sp->owner[u] = -1;
     sp->node_limit = limit;
     sp->main = c;
     for (int k = 0; k < sp->n; k++) {
