@@ -19,8 +19,7 @@
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
  * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;
  * _native_split.c one solve split over threads; _native_playout.c the random play-out;
- * _native.c the Python binding. Only PyInit__native
- * leaves the shared object.
+ * _native.c the Python binding. Only PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H

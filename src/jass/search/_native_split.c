@@ -1,17 +1,19 @@
 /* One solve split over threads, each thread searching with a context (and table) of its own,
  * so that no table is shared. What the threads share is small and atomic: the probe's
- * target, which root card (one per class) each has taken, the probe's outcome, the
- * positions spent and a stop flag.
+ * target, which units of work each has taken, the probe's outcome, the positions spent and a
+ * stop flag.
  *
  * For solve, the first thread drives the bisection of jass_bisect (its plain form, as for a
- * full hand) and every probe is split: each thread probes root cards at the target, its own
- * share first (card k goes to thread k mod threads, so that each card's subtree stays in one
- * table from probe to probe), then any card nobody took yet. The first card to reach the
- * target decides the probe, and the others stop (a moot probe, jass_poll); else the probe
- * fails with the largest of the failing cards' fail-soft bounds. So the probes are those of
- * one thread, each spread over the threads. For card_values every card's exact value is
- * wanted: the threads take the cards one at a time. The result does not depend on the
- * threads (a best card may: any card that achieves the value). */
+ * full hand) and splits every probe into units: a root card (one per class) with one reply
+ * of the next hand. A root card reaches the target when none of its replies refutes it (an
+ * ALL node: its replies can be searched at once); the young brothers wait: a card's other
+ * replies are taken only once its first did not refute it, and a later card's first reply
+ * meanwhile. The first card to reach the target decides the probe and the others stop; a
+ * refuted card's other replies stop (moot, jass_poll); else the probe fails with the largest
+ * of the refutations' fail-soft bounds. A unit goes back to the thread that searched it in
+ * the last probe, whose table knows it. For card_values every card's exact value is wanted:
+ * the threads take the cards one at a time. The result does not depend on the threads (a
+ * best card may: any card that achieves the value). */
 #include "_native.h"
 
 #include <limits.h>
