@@ -182,7 +182,7 @@ static int read_limits(Ctx *c, long long node_limit, double time_limit) {
     }
     c->nodes = 0;
     c->stopped = 0;
-    c->cancel = 0;
+    JASS_SET_FLAG(c->cancel, 0);
     c->node_limit = node_limit ? (uint64_t)node_limit : UINT64_MAX;
     c->deadline = time_limit > 0 ? jass_now_seconds() + time_limit : 0;
     c->poll = c->deadline > 0;
@@ -394,7 +394,7 @@ static PyObject *py_cancel(PyObject *self, PyObject *cap) {
     (void)self;
     Ctx *c = get_ctx(cap);
     if (!c) return NULL;
-    c->cancel = 1;
+    JASS_SET_FLAG(c->cancel, 1);
     Py_RETURN_NONE;
 }
 

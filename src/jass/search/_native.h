@@ -50,6 +50,15 @@
 #define JASS_INLINE static inline
 #endif
 
+/* A flag one thread sets and others poll (cancel): relaxed atomics, a plain load or store. */
+#if defined(__GNUC__) || defined(__clang__)
+#define JASS_GET_FLAG(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define JASS_SET_FLAG(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#else
+#define JASS_GET_FLAG(x) (x)
+#define JASS_SET_FLAG(x, v) ((x) = (v))
+#endif
+
 /* jass.errors.InvalidInputError, set by _set_error */
 JASS_HIDDEN extern PyObject *jass_invalid_input;
 

@@ -187,8 +187,8 @@ static void prune_match(Ctx *c) {
 
 /* Count a position: 1 if the search must stop (the node limit, a cancel, the deadline). */
 static inline int counted(Ctx *c) {
-    if (++c->nodes > c->node_limit || c->cancel) {
-        if (!c->cancel && c->split && jass_more_nodes(c)) return 0; /* the threads' budget */
+    if (++c->nodes > c->node_limit || JASS_GET_FLAG(c->cancel)) {
+        if (!JASS_GET_FLAG(c->cancel) && c->split && jass_more_nodes(c)) return 0; /* budget */
         c->stopped = 1;
         return 1;
     }

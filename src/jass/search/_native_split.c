@@ -41,7 +41,6 @@ typedef volatile __int64 atomic64;
 #define ADD(p, v) _InterlockedExchangeAdd((p), (v))
 #define ADD64(p, v) _InterlockedExchangeAdd64((p), (v))
 #define CAS(p, old, v) (_InterlockedCompareExchange((p), (v), (old)) == (old))
-#define FLAG(p) (*(p)) /* a volatile read (acquire under MSVC) */
 #else
 typedef long atomic32;
 typedef long long atomic64;
@@ -51,7 +50,6 @@ typedef long long atomic64;
 #define ADD64(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)
 #define CAS(p, old, v) \
     __atomic_compare_exchange_n((p), &(old), (v), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
-#define FLAG(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #endif
 
 #define MAX_THREADS 64
@@ -118,7 +116,7 @@ int jass_poll(Ctx *c) {
     }
     Split *sp = c->split;
     if (!sp) return 0;
-    if (LOAD(&sp->stop) || FLAG(&sp->main->cancel)) {
+    if (LOAD(&sp->stop) || JASS_GET_FLAG(sp->main->cancel)) {
         c->stopped = 1;
         return 1;
     }
