@@ -18,9 +18,6 @@
 
 #include <limits.h>
 #include <stdlib.h>
-#ifdef SPLIT_DEBUG
-#include <stdio.h>
-#endif
 
 #ifdef _WIN32
 #include <windows.h>
@@ -73,9 +70,6 @@ typedef struct Split {
     atomic32 arrived, meet; /* the tests' check that the threads run at once (meet_all) */
     atomic64 spent;
     Ctx *main; /* the context whose cancel() stops every thread */
-#ifdef SPLIT_DEBUG
-    double start;
-#endif
 } Split;
 
 static long pack(int value, int k) { return (long)(value + OFFSET) * 16 + k; }
@@ -463,15 +457,7 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
         w->node_limit = limit ? 0 : UINT64_MAX; /* taken CHUNK by CHUNK (jass_more_nodes) */
     }
     sp->threads = used;
-#ifdef SPLIT_DEBUG
-    sp->start = jass_now_seconds();
-#endif
     run_all(sp);
-#ifdef SPLIT_DEBUG
-    for (int t = 0; t < sp->threads; t++)
-        fprintf(stderr, "t%d card - nodes %llu %.3f s\n", t,
-                (unsigned long long)sp->ctx[t]->nodes, jass_now_seconds() - sp->start);
-#endif
     Py_END_ALLOW_THREADS
     uint64_t nodes = 0, table = 0;
     int exact = 1;
