@@ -169,17 +169,24 @@ def test_the_threads_of_a_split_run_at_once() -> None:
         core.solve_split((contexts[0].context, contexts[0].context), 0, *position_args)
 
 
-def test_a_position_with_one_class_needs_no_thread() -> None:
-    """One legal card (class): the split searches it on the calling thread alone."""
-    game = full_hand(4, 1)
-    legal = game.legal_moves()
+@pytest.mark.parametrize(("seed", "played", "helped"), [(4, 2, True), (8, 3, False)])
+def test_a_position_with_one_legal_card_splits_its_replies(
+    seed: int, played: int, helped: bool
+) -> None:
+    """One legal card: nothing to share out at the root, but its replies (the next hand's
+    cards) are units of their own: the threads still search at once, to the same value. The
+    trick's last card has no reply in the trick: one unit, no other thread."""
+    game = full_hand(seed, played)
+    (card,) = game.legal_moves()
     hands, leader, trick, tricks, declaring = arguments(game)
+    one = solve(game, threads=1)
     solver = Solver(game.contract, game.ruleset, threads=2)  # type: ignore[arg-type]
-    result = solver.solve(hands, leader, trick, tricks, declaring_team=declaring)
-    assert result.exact
-    assert result.best in legal
-    if len(legal) == 1:  # then the helper never searched
-        assert solver._helpers[0].solve(hands, leader, trick, tricks, declaring, 1, 0.0)[5] == 0
+    split = solver.solve(hands, leader, trick, tricks, declaring_team=declaring)
+    assert split.exact
+    assert (split.lower, split.upper, split.best) == (one.lower, one.upper, card)
+    searched = solver._helpers[0].solve(hands, leader, trick, tricks, declaring, 1, 0.0)[5]
+    assert (searched > 0) == helped
+    assert len(trick) == (2 if helped else 3)
 
 
 @pytest.mark.parametrize("threads", [0, -1, True, 1.5, "2"])

@@ -103,6 +103,7 @@ def native_backend(backend: str) -> bool:
 #: From this many cards a hand, a native solve is split over the solver's threads (fewer
 #: take too little time to pay for the threads' extra positions).
 SPLIT_CARDS: Final = 8
+_MOST_THREADS: Final = 64  # the core's limit (a solve has at most 81 units of work)
 #: From this many cards a hand, a solve runs on a fresh frame stack (a thread of its own).
 #: Shorter solves take too little time to pay for the thread.
 _FRESH_STACK_CARDS: Final = 6
@@ -442,7 +443,7 @@ class Solver(_Search):
         if self.threads == 1 or cards < SPLIT_CARDS or self.native is None:
             return None
         native = self.native
-        while len(self._helpers) < self.threads - 1:
+        while len(self._helpers) < min(self.threads, _MOST_THREADS) - 1:
             self._helpers.append(
                 NativeContext(self.contract, self.ruleset, table_limit=self.table_limit)
             )

@@ -408,7 +408,9 @@ static int read_all(Split *sp, PyObject *contexts, PyObject *rest) {
 /* solve_split(contexts, values, hands, leader, trick, t0, t1, declaring, node_limit,
  * time_limit): solve's result (values 0) or card_values' (values 1), searched on one thread
  * a context (a tuple of 1-64 distinct contexts of the same rules and features), at most one
- * a root card. values + 2: the threads must meet first (a test that they run at once). */
+ * a unit of work (a root card for card_values; for solve, a root card and one reply, so that
+ * one legal card still splits). values + 2: the threads must meet first (a test that they
+ * run at once). */
 PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *contexts = PyTuple_Check(args) && PyTuple_Size(args) == 10
@@ -448,7 +450,8 @@ PyObject *jass_py_solve_split(PyObject *self, PyObject *args) {
         sp->lo[k] = bottom;
         sp->hi[k] = top;
     }
-    int used = sp->threads < sp->n ? sp->threads : sp->n;
+    int work_items = sp->values ? sp->n : sp->units; /* more threads would find nothing */
+    int used = sp->threads < work_items ? sp->threads : work_items;
     for (int t = 0; t < sp->threads; t++) {
         Ctx *w = sp->ctx[t];
         w->split = t < used ? sp : NULL;
