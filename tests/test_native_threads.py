@@ -228,3 +228,53 @@ def test_analyze_gives_a_one_hand_game_all_its_threads(monkeypatch: pytest.Monke
     assert made == [3]
     monkeypatch.undo()
     assert split == analyze_game(game, first_trick=6, threads=1)
+
+
+def test_fuzzed_split_solves_answer_or_raise_a_jass_error() -> None:
+    """Random and extreme input to solve_split (contexts, values, the position, limits): an
+    answer or a JassError, never a crash; the contexts are free again after each call."""
+    from jass.core.ruledata import rule_data  # noqa: PLC0415
+    from jass.errors import JassError  # noqa: PLC0415
+    from tests.test_native import _garbage, _hands  # noqa: PLC0415
+
+    core = native.core
+    assert core is not None
+    rng = random.Random(29)
+    contexts = [core.new_context(rule_data(Contract.OBENABE, rules.SCHIEBER), 1 << 12, 1023)]
+    contexts.append(core.new_context(rule_data(Contract.OBENABE, rules.SCHIEBER), 1 << 12, 1023))
+    answered = refused = 0
+    for _ in range(1500):
+        pool = rng.choice((
+            tuple(contexts), (contexts[0],), (), tuple(contexts) * 40, [contexts[0]],
+            (contexts[0], _garbage(rng)), _garbage(rng),
+        ))  # fmt: skip
+        args = [
+            pool, rng.choice((0, 1, 2, 3, _garbage(rng))), _hands(rng),
+            rng.choice((0, 1, 2, 3, _garbage(rng))),
+            rng.choice(((), (0,), (35, 1), [rng.randrange(40) for _ in range(rng.randrange(5))])),
+            rng.choice((0, 4, 9, _garbage(rng))), rng.choice((0, 4, 9, _garbage(rng))),
+            rng.choice((0, 1, _garbage(rng))),
+            rng.choice((100, 5000, (1 << 63) - 1, _garbage(rng))),
+            rng.choice((0.001, 0.002, 1e300, _garbage(rng))),
+        ]  # fmt: skip
+        if rng.random() < 0.5:  # a good call, then one argument (or none) made bad
+            deck = list(range(36))
+            rng.shuffle(deck)
+            hands = [sum(1 << c for c in deck[9 * s : 9 * s + 9]) for s in range(4)]
+            args = [tuple(contexts), rng.randrange(2), hands, rng.randrange(4), (), 0, 0, 0,
+                    rng.choice((50, 3000)), 0.01]  # fmt: skip
+            if rng.random() < 0.6:
+                args[rng.randrange(10)] = _garbage(rng)
+        if not args[8] and not args[9]:  # no limit at all: keep a whole deal's solve short
+            args[9] = 0.001
+        if rng.random() < 0.05:
+            args = args[: rng.randrange(10)]
+        try:
+            core.solve_split(*args)
+            answered += 1
+        except JassError:
+            refused += 1
+    assert answered > 0
+    assert refused > 0
+    for context in contexts:  # none left busy
+        assert core.solve(context, [1 << 8, 1 << 7, 1 << 17, 1 << 16], 0, (), 4, 4, 0, 0, 0.0)[3]
