@@ -580,7 +580,8 @@ def analyze(
     """Double-dummy analysis of a game record (:mod:`jass.records`): every card played.
 
     ``first_trick`` leaves out each hand's earlier tricks (they take the longest to solve);
-    ``threads`` analyzes that many hands at once. See :func:`jass.search.worlds.analyze_game`.
+    ``threads`` analyzes that many hands at once, and splits each hand's long card values
+    over the threads the hands leave over. See :func:`jass.search.worlds.analyze_game`.
 
     >>> import jass
     >>> from jass.bots import RuleBot, play_hand
