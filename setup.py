@@ -51,8 +51,10 @@ def _extensions() -> list[Extension]:
     if sys.platform == "win32":
         flags = ["/O2"]
     else:
-        flags = ["-O3", "-std=c99", "-fvisibility=hidden"]
+        flags = ["-O3", "-std=c99", "-fvisibility=hidden", "-pthread"]
     flags += os.environ.get("JASS_NATIVE_CFLAGS", "").split()
+    # One solve on several threads (_native_split.c): POSIX threads, or Windows' own.
+    link = [] if sys.platform == "win32" else ["-pthread"]
     return [
         Extension(
             "jass.search._native",
@@ -65,12 +67,13 @@ def _extensions() -> list[Extension]:
                 "src/jass/search/_native_guess.c",
                 "src/jass/search/_native_sure.c",
                 "src/jass/search/_native_last.c",
+                "src/jass/search/_native_split.c",
             ],
             depends=["src/jass/search/_native.h"],
             define_macros=[("Py_LIMITED_API", "0x030A0000")],
             py_limited_api=True,
             extra_compile_args=flags,
-            extra_link_args=os.environ.get("JASS_NATIVE_LDFLAGS", "").split(),
+            extra_link_args=link + os.environ.get("JASS_NATIVE_LDFLAGS", "").split(),
         )
     ]
 

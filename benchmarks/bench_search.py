@@ -6,7 +6,9 @@ Native core and pure Python on the same fixed positions, in one run, with their 
   ``fast.random_hand`` through Python and the core's own loop, ``random_hands``);
 - the solver: exact solves with 5 and 7 tricks left, reached from seeded deals of mixed
   contracts, and full hands from the opening lead with a time limit per deal (median, p95
-  and worst time; positions searched per second; peak table memory; exact solves);
+  and worst time; positions searched per second; peak table memory; exact solves), on one
+  thread, and the full hands again on the default threads (each solve split over every
+  usable core, timed in wall time);
 - the batch call: the card values of a 7-tricks-left decision over 32 sampled worlds, on one
   thread and on the default threads (every usable core, timed in wall time);
 - MonteCarloBot: seconds per card decision with 8 deals and with its default budget (1 s).
@@ -108,22 +110,29 @@ def bench_fast(seconds: float) -> list[str]:
     return lines
 
 
-def _solve(game: Game, backend: str, time_limit: float | None) -> tuple[Solution, float]:
+def _solve(
+    game: Game, backend: str, time_limit: float | None, threads: int | None = 1
+) -> tuple[Solution, float]:
+    """One solve on a fresh solver: on one thread (the chosen clock), or on ``threads``
+    (None: the default, every usable core) in wall time."""
     assert game.contract is not None
     assert game.trick_leader is not None
-    solver = Solver(game.contract, game.ruleset, backend=backend)
-    start = _clock()
+    solver = Solver(game.contract, game.ruleset, backend=backend, threads=threads)
+    clock = _clock if threads == 1 else time.perf_counter
+    start = clock()
     result = solver.solve(
         [int(h) for h in game.hands], int(game.trick_leader), game.trick, game.tricks_won,
         time_limit=time_limit,
     )  # fmt: skip
-    return result, _clock() - start
+    return result, clock() - start
 
 
-def _row(tricks_left: int, deals: int, backend: str, limit: float | None) -> dict[str, Any]:
+def _row(
+    tricks_left: int, deals: int, backend: str, limit: float | None, threads: int | None = 1
+) -> dict[str, Any]:
     times, exact_times, nodes, table = [], [], 0, 0
     for seed in range(deals):
-        result, elapsed = _solve(position(seed, tricks_left), backend, limit)
+        result, elapsed = _solve(position(seed, tricks_left), backend, limit, threads)
         times.append(elapsed)
         nodes += result.nodes
         table = max(table, result.table_size)
@@ -179,6 +188,23 @@ def bench_solver(
             f"{'  ratio python/native':<38} {ratio:>9.1f}x  (medians of the same {len(slow)} deals)"
         )
     return rows
+
+
+def bench_full_threads(deals: int, limit: float) -> list[str]:
+    """Full hands on the default threads (every usable core, each solve split over them),
+    in wall time: the same deals as the one-thread full-hand row."""
+    row = _row(9, deals, "native", limit, threads=None)
+    label = f"  same, {default_threads()} threads, wall time"
+    median, p95 = _SOLVE_GOALS[9]
+    met = row["median"] <= median and row["p95"] <= p95 and row["exact"] == row["deals"]
+    return [
+        f"{label:<38} median {row['median'] * 1000:>9.2f} ms, "
+        f"p95 {row['p95'] * 1000:>9.1f} ms, worst {row['worst'] * 1000:>9.1f} ms, "
+        f"{row['rate']:>10,.0f} positions/s, table {row['memory']:>7.1f} MB, "
+        f"exact {row['exact']}/{row['deals']}",
+        f"{'':<38} "
+        + _verdict(met, f"median <= {median * 1000:g} ms, p95 <= {p95:g} s, all exact"),
+    ]
 
 
 def bench_batch(decisions: int, worlds: int, python: bool) -> list[str]:
@@ -264,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.full_deals:
         for line in bench_solver(9, args.full_deals, full_python, args.full_seconds):
             print(line)
+        if NATIVE:
+            for line in bench_full_threads(args.full_deals, args.full_seconds):
+                print(line)
     for line in bench_batch(args.batch_decisions, args.worlds, python=not NATIVE):
         print(line)
     print(bench_monte_carlo(args.decisions, 8))

@@ -35,7 +35,6 @@ decision, and :func:`analyze` a double-dummy analysis of a whole game record.
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -51,6 +50,7 @@ from jass.errors import InvalidInputError
 from jass.rules import SCHIEBER, RuleSet
 from jass.search._minimax import _Budget, _Search
 from jass.search._solver_tables import _tables
+from jass.search._stack import on_fresh_stack
 from jass.search.native import NATIVE, NativeContext
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BACKENDS",
     "NATIVE",
+    "SPLIT_CARDS",
     "Solution",
     "Solver",
     "analyze",
@@ -99,6 +100,10 @@ def native_backend(backend: str) -> bool:
         )
     return backend != "python" and NATIVE
 
+#: From this many cards a hand, a native solve is split over the solver's threads (fewer
+#: take too little time to pay for the threads' extra positions).
+SPLIT_CARDS: Final = 8
+_MOST_THREADS: Final = 64  # the core's limit (a solve has at most 81 units of work)
 #: From this many cards a hand, a solve runs on a fresh frame stack (a thread of its own).
 #: Shorter solves take too little time to pay for the thread.
 _FRESH_STACK_CARDS: Final = 6
@@ -144,7 +149,10 @@ class Solver(_Search):
     share their move tables safely). ``table_limit`` caps the transposition table (and the
     table of two-trick values): when it is full it starts over, so memory stays below about
     ``table_limit`` x 400 bytes (1.6 GB for the default; a search of seven tricks or fewer
-    needs far less).
+    needs far less; 32 bytes an entry on the native core). ``threads`` (``None``: every
+    usable core on the native core, 1 in pure Python) splits a native solve or card values
+    of :data:`SPLIT_CARDS` or more cards a hand over that many threads, each with a table of
+    its own; the value is the same whatever the threads.
 
     >>> import jass
     >>> g = jass.Game.new(seed=3).deal().choose("hearts")
@@ -163,9 +171,15 @@ class Solver(_Search):
         *,
         table_limit: int = 4_000_000,
         backend: str = "auto",
+        threads: int | None = None,
     ) -> None:
         if not isinstance(contract, Contract):
             raise InvalidInputError(f"{contract!r} is not a Contract")
+        from jass.search.worlds import _thread_count  # noqa: PLC0415  (a higher row)
+
+        #: Threads a long native solve is split over (:data:`SPLIT_CARDS`); 1 in pure Python.
+        self.threads = _thread_count(threads, backend)
+        self._helpers: list[NativeContext] = []  # the other threads' contexts, made once
         #: The native context, when this solver runs on the core.
         self.native: NativeContext | None = (
             NativeContext(contract, ruleset, table_limit=table_limit)
@@ -405,11 +419,17 @@ class Solver(_Search):
         native = self.native
         if native is None:
             raise InvalidInputError("this solver has no native context (backend 'python')")
-        call = getattr(native.core, function)
-        arguments = (
-            native.context, held, leader, trick, tricks[0], tricks[1], declaring_team,
-            node_limit or 0, time_limit or 0.0,
+        position = (
+            held, leader, trick, tricks[0], tricks[1], declaring_team, node_limit or 0,
+            time_limit or 0.0,
         )  # fmt: skip
+        contexts = self._split(held[(leader + len(trick)) & 3].bit_count())
+        arguments: tuple[Any, ...]
+        if contexts:
+            values = int(function != "solve")
+            call, arguments = native.core.solve_split, (contexts, values, *position)
+        else:
+            call, arguments = getattr(native.core, function), (native.context, *position)
         try:
             if fresh_stack:
                 return self._on_fresh_stack(lambda: call(*arguments))
@@ -418,46 +438,25 @@ class Solver(_Search):
             self.check_position(held, leader, trick, tricks)
             raise
 
+    def _split(self, cards: int) -> tuple[Any, ...] | None:
+        """The contexts to split a native search of ``cards`` a hand over, or None."""
+        if self.threads == 1 or cards < SPLIT_CARDS or self.native is None:
+            return None
+        native = self.native
+        while len(self._helpers) < min(self.threads, _MOST_THREADS) - 1:
+            self._helpers.append(
+                NativeContext(self.contract, self.ruleset, table_limit=self.table_limit)
+            )
+        return (native.context, *(helper.context for helper in self._helpers))
+
     def _on_fresh_stack(self, search: Callable[[], _T]) -> _T:
-        """Run ``search`` in a new thread, whose frame stack starts empty.
+        """``search`` on a fresh frame stack (:func:`jass.search._stack.on_fresh_stack`)."""
+        return on_fresh_stack(search, self._interrupt, threads=_THREADS)
 
-        CPython 3.11 keeps frames in 16 KiB chunks and frees a chunk as soon as the frame that
-        opened it returns: a search that starts near the end of a chunk pays for an allocation
-        on every call across the edge (a solve was 60% slower from some stack depths). A new
-        thread's stack starts at the beginning of a chunk, and the search fits in one. Starting
-        the thread costs about 0.5 ms (caches on another core), so short solves stay put.
-        Where no thread can start (Pyodide, WASI) the search runs here: only slower, at times.
-        A native solve runs there too, so that an interrupt can cancel it.
-        """
-        if not _THREADS:
-            return search()
-        box: list[_T | BaseException] = []
-
-        def run() -> None:
-            try:
-                box.append(search())
-            except BaseException as error:  # noqa: BLE001  (re-raised in the caller's thread)
-                box.append(error)
-
-        worker = threading.Thread(target=run, name="jass-solver", daemon=True)
-        try:
-            worker.start()
-        except RuntimeError:
-            # "can't start new thread": a build without threads, or a thread limit reached.
-            # The search is only one frame a trick deep, so the caller's stack is enough.
-            return search()
-        try:
-            worker.join()
-        except BaseException:
-            self._limit = 0  # an interrupt: the search stops at its next position
-            if self.native is not None:
-                self.native.cancel()
-            worker.join()
-            raise
-        outcome = box[0]
-        if isinstance(outcome, BaseException):
-            raise outcome
-        return outcome
+    def _interrupt(self) -> None:
+        self._limit = 0  # the search stops at its next position
+        if self.native is not None:
+            self.native.cancel()  # which stops the other threads of a split too
 
 
 def side_points(difference: int, left: int, own: int, theirs: int) -> int:
@@ -483,10 +482,12 @@ def solve(
     node_limit: int | None = None,
     time_limit: float | None = None,
     backend: str = "auto",
+    threads: int | None = None,
 ) -> Solution:
     """Solve the card play of ``game`` from its current position, all hands known.
 
-    ``backend`` is "auto" (native when :data:`NATIVE`), "native" or "python".
+    ``backend`` is "auto" (native when :data:`NATIVE`), "native" or "python"; ``threads``
+    as :class:`Solver` takes it (``None``: every usable core on the native core).
 
     >>> import jass
     >>> g = jass.Game.new(seed=8).deal().choose("undenufe")
@@ -499,7 +500,7 @@ def solve(
         raise InvalidInputError("solve needs a game in the play phase")
     hand = game.hand_info
     assert hand is not None  # noqa: S101
-    solver = Solver(game.contract, game.ruleset, backend=backend)
+    solver = Solver(game.contract, game.ruleset, backend=backend, threads=threads)
     leader = game.trick_leader
     assert leader is not None  # noqa: S101
     return solver.solve(
@@ -579,7 +580,8 @@ def analyze(
     """Double-dummy analysis of a game record (:mod:`jass.records`): every card played.
 
     ``first_trick`` leaves out each hand's earlier tricks (they take the longest to solve);
-    ``threads`` analyzes that many hands at once. See :func:`jass.search.worlds.analyze_game`.
+    ``threads`` analyzes that many hands at once, and splits each hand's long card values
+    over the threads the hands leave over. See :func:`jass.search.worlds.analyze_game`.
 
     >>> import jass
     >>> from jass.bots import RuleBot, play_hand

@@ -1,5 +1,5 @@
 /* The Python binding of the native core: argument checks, the solver context (a capsule),
- * solve, card_values, the kernel copies for the cross-check, and the module. */
+ * solve, card_values (solve_split is _native_split.c's), the kernel copies for the cross-check, and the module. */
 #include "_native.h"
 
 #include <limits.h>
@@ -190,9 +190,12 @@ static int read_limits(Ctx *c, long long node_limit, double time_limit) {
     }
     c->nodes = 0;
     c->stopped = 0;
-    c->cancel = 0;
+    JASS_SET_FLAG(c->cancel, 0);
     c->node_limit = node_limit ? (uint64_t)node_limit : UINT64_MAX;
     c->deadline = time_limit > 0 ? jass_now_seconds() + time_limit : 0;
+    c->poll = c->deadline > 0;
+    c->split = NULL;
+    c->moot = -1;
     return 0;
 }
 
@@ -208,7 +211,7 @@ static int acquire(Ctx *c) {
 
 /* The arguments solve and card_values share: (ctx, hands, leader, trick, t0, t1, declaring,
  * node_limit, time_limit), checked; on success the context is held (busy) and root read. */
-static Ctx *read_call(PyObject *args, Root *root) {
+Ctx *jass_read_call(PyObject *args, Root *root) {
     PyObject *cap, *hands, *trick, *o_leader, *o_t0, *o_t1, *o_decl, *o_nodes, *o_time;
     long long leader, t0, t1, declaring, node_limit;
     double time_limit;
@@ -234,7 +237,7 @@ static Ctx *read_call(PyObject *args, Root *root) {
 
 /* What the side makes from its difference (jass.solver.side_points): the cards' points it is
  * credited, or all of it with its match, nothing against the opponents' match. */
-static int side_points(const Root *root, int difference) {
+int jass_side_points(const Root *root, int difference) {
     if (root->own && difference == root->left + root->own) return difference;
     if (root->theirs && difference == -(root->left + root->theirs)) return 0;
     int twice = root->left + difference;
@@ -246,7 +249,7 @@ static int side_points(const Root *root, int difference) {
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     Root root;
-    Ctx *c = read_call(args, &root);
+    Ctx *c = jass_read_call(args, &root);
     if (!c) return NULL;
     int lo = 0, hi = 0, exact, best = -1, last_good = -1;
     int list[9];
@@ -280,7 +283,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     c->busy = 0;
     return Py_BuildValue("iiiiKKi", lo, hi, best, exact, (unsigned long long)c->nodes,
-                         (unsigned long long)c->tt_used, side_points(&root, lo));
+                         (unsigned long long)c->tt_used, jass_side_points(&root, lo));
 }
 
 /* card_values(ctx, hands, leader, trick, t0, t1, declaring, node_limit, time_limit)
@@ -288,10 +291,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
 static PyObject *card_values(PyObject *self, PyObject *args) {
     (void)self;
     Root root;
-    Ctx *c = read_call(args, &root);
+    Ctx *c = jass_read_call(args, &root);
     if (!c) return NULL;
-    int list[9], n, lo[9], hi[9], exact = 1, rep[36];
-    uint64_t all_legal;
+    int list[9], n, lo[9], hi[9], exact = 1;
     Py_BEGIN_ALLOW_THREADS
     n = jass_root_moves(c, &root, list);
     int most = INT_MIN;
@@ -317,15 +319,24 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
         c->last_value = most;
         c->has_last = 1;
     }
-    {
-        uint64_t live = root.hands[0] | root.hands[1] | root.hands[2] | root.hands[3];
-        for (int i = 0; i < root.n; i++) live |= BIT(root.trick[i]);
-        int seat = (root.leader + root.n) & 3;
-        all_legal = legal(&c->r, root.hands[seat], root.n, root.trick);
-        jass_rep_map(&c->r, root.hands[seat], live, (c->features & F_MERGE) != 0, rep);
-    }
     Py_END_ALLOW_THREADS
     c->busy = 0;
+    PyObject *out = jass_values_list(c, &root, list, n, lo, hi);
+    if (!out) return NULL;
+    return Py_BuildValue("NiKK", out, exact, (unsigned long long)c->nodes,
+                         (unsigned long long)c->tt_used);
+}
+
+/* [(card, lower, upper, points), ...] for every legal card of the root, from the bounds of
+ * its root cards (list: one per class). */
+PyObject *jass_values_list(Ctx *c, const Root *root, const int *list, int n, const int *lo,
+                           const int *hi) {
+    int rep[36];
+    uint64_t live = root->hands[0] | root->hands[1] | root->hands[2] | root->hands[3];
+    for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
+    int seat = (root->leader + root->n) & 3;
+    uint64_t all_legal = legal(&c->r, root->hands[seat], root->n, root->trick);
+    jass_rep_map(&c->r, root->hands[seat], live, (c->features & F_MERGE) != 0, rep);
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (uint64_t m = all_legal; m; m &= m - 1) {
@@ -333,7 +344,7 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
         for (int i = 0; i < n; i++)
             if (list[i] == rep[card]) k = i;
         if (k < 0) continue; /* cannot happen: every legal card's rep is a legal rep */
-        PyObject *item = Py_BuildValue("iiii", card, lo[k], hi[k], side_points(&root, lo[k]));
+        PyObject *item = Py_BuildValue("iiii", card, lo[k], hi[k], jass_side_points(root, lo[k]));
         if (!item || PyList_Append(out, item) < 0) {
             Py_XDECREF(item);
             Py_DECREF(out);
@@ -341,8 +352,7 @@ static PyObject *card_values(PyObject *self, PyObject *args) {
         }
         Py_DECREF(item);
     }
-    return Py_BuildValue("NiKK", out, exact, (unsigned long long)c->nodes,
-                         (unsigned long long)c->tt_used);
+    return out;
 }
 
 /* legal_mask(rules, hand, trick) -> int: the kernel copy, exposed for the cross-check. */
@@ -392,7 +402,7 @@ static PyObject *py_cancel(PyObject *self, PyObject *cap) {
     (void)self;
     Ctx *c = get_ctx(cap);
     if (!c) return NULL;
-    c->cancel = 1;
+    JASS_SET_FLAG(c->cancel, 1);
     Py_RETURN_NONE;
 }
 
@@ -410,6 +420,7 @@ static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, "Solve a position."},
     {"cancel", py_cancel, METH_O, "Stop the context's running solve."},
     {"card_values", card_values, METH_VARARGS, "The value of every legal card."},
+    {"solve_split", jass_py_solve_split, METH_VARARGS, "solve or card_values on threads."},
     {"legal_mask", py_legal, METH_VARARGS, "The legal cards (kernel copy)."},
     {"trick_winner", py_winner, METH_VARARGS, "The trick's holder (kernel copy)."},
     {"play_out", jass_py_play_out, METH_VARARGS, "A random play-out from a trick boundary."},

@@ -19,8 +19,8 @@
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
  * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;
- * _native_playout.c the random play-out; _native.c the Python binding. Only PyInit__native
- * leaves the shared object.
+ * _native_split.c one solve split over threads; _native_playout.c the random play-out;
+ * _native.c the Python binding. Only PyInit__native leaves the shared object.
  */
 #ifndef JASS_NATIVE_H
 #define JASS_NATIVE_H
@@ -49,6 +49,15 @@
 #define JASS_INLINE static __forceinline
 #else
 #define JASS_INLINE static inline
+#endif
+
+/* A flag one thread sets and others poll (cancel): relaxed atomics, a plain load or store. */
+#if defined(__GNUC__) || defined(__clang__)
+#define JASS_GET_FLAG(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define JASS_SET_FLAG(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#else
+#define JASS_GET_FLAG(x) (x)
+#define JASS_SET_FLAG(x, v) ((x) = (v))
 #endif
 
 /* jass.errors.InvalidInputError, set by _set_error */
@@ -159,6 +168,11 @@ typedef struct {
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
     int features; /* bits: table, ordering, merging, bounds, sure points, rank keys */
+    /* A solve split over threads (_native_split.c): the threads' shared state, the root card
+     * this thread probes (-1: none; its probe is moot once another thread refutes the card),
+     * whether counted() polls every 1024 positions (a deadline or a split). */
+    struct Split *split;
+    int moot, poll;
     /* Relative-rank keys: canon[s][live][i] is where card 9s+i of a suit with live cards
      * `live` moves in the table's key; moving[s][live] the live cards that move (suit bits,
      * 0 when none does: the key then holds the suit as it is). */
@@ -262,6 +276,11 @@ JASS_HIDDEN int jass_exact_two(const Ctx *c, int target, int all);
 JASS_HIDDEN int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure);
 JASS_HIDDEN void jass_build_sure(Ctx *c);
 
+/* _native_split.c */
+JASS_HIDDEN int jass_poll(Ctx *c);
+JASS_HIDDEN int jass_more_nodes(Ctx *c);
+JASS_HIDDEN PyObject *jass_py_solve_split(PyObject *self, PyObject *args);
+
 /* _native_guess.c */
 JASS_HIDDEN int jass_guess(Ctx *c, const Root *root);
 
@@ -270,6 +289,10 @@ JASS_HIDDEN int jass_arg_ll(PyObject *o, long long lo, long long hi, const char 
                             long long *out);
 JASS_HIDDEN int jass_read_root(Ctx *c, PyObject *hands, long long leader, PyObject *trick,
                                long long t0, long long t1, long long declaring, Root *root);
+JASS_HIDDEN Ctx *jass_read_call(PyObject *args, Root *root);
+JASS_HIDDEN int jass_side_points(const Root *root, int difference);
+JASS_HIDDEN PyObject *jass_values_list(Ctx *c, const Root *root, const int *list, int n,
+                                       const int *lo, const int *hi);
 
 /* _native_playout.c */
 JASS_HIDDEN PyObject *jass_py_play_out(PyObject *self, PyObject *args);

@@ -187,12 +187,13 @@ static void prune_match(Ctx *c) {
 
 /* Count a position: 1 if the search must stop (the node limit, a cancel, the deadline). */
 static inline int counted(Ctx *c) {
-    if (++c->nodes > c->node_limit || c->cancel) { c->stopped = 1; return 1; }
-    if (c->deadline > 0 && !(c->nodes & 1023) && jass_now_seconds() > c->deadline) {
+    if (++c->nodes > c->node_limit || JASS_GET_FLAG(c->cancel)) {
+        if (!JASS_GET_FLAG(c->cancel) && c->split && jass_more_nodes(c)) return 0; /* budget */
         c->stopped = 1;
         return 1;
     }
-    return 0;
+    /* Every 1024 positions: the deadline, and a split's other threads (jass_poll). */
+    return c->poll && !(c->nodes & 1023) && jass_poll(c);
 }
 
 /* A trick start with two cards a hand, counted: the bounds from the points left, then the

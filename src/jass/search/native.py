@@ -9,7 +9,9 @@ The core gets its rules as data, :func:`jass.core.ruledata.rule_data`, and copie
 card-play kernels (:func:`jass.core.play.legal_mask`, :func:`jass.core.play.trick_winner`);
 ``tests/test_kernels.py`` checks the copies. :class:`NativeContext` is one solver's context
 (its own transposition table); the C code releases the GIL while it searches, so contexts on
-different threads search in parallel.
+different threads search in parallel. ``core.solve_split`` splits one solve (or card values)
+over the threads of several contexts, one thread each (:class:`jass.solver.Solver`'s
+``threads``).
 
 >>> from jass import Contract, rules
 >>> if NATIVE:

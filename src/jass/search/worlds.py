@@ -191,7 +191,8 @@ def batch(
     def one(world: Sequence[int]) -> CardValues:
         solver = getattr(local, "solver", None)
         if solver is None:
-            solver = local.solver = Solver(contract, game.ruleset, backend=backend)
+            # The threads go to the worlds: each solver searches on its own thread.
+            solver = local.solver = Solver(contract, game.ruleset, backend=backend, threads=1)
         if len(world) != 4:
             raise InvalidInputError(f"a world must hold four hands, got {len(world)}")
         return values(
@@ -294,8 +295,9 @@ def analyze_game(
     ``first_trick`` (0-8) leaves out the cards of each hand's earlier tricks: the first
     tricks take the longest to solve. ``threads`` analyzes that many hands at once, each with
     its own solver (searched in parallel on the native core; ``None``, the default, uses
-    :func:`default_threads` there and one thread in pure Python). The analysis does not
-    depend on the threads.
+    :func:`default_threads` there and one thread in pure Python); with fewer hands than
+    threads, each hand's solver splits its long card values over the threads left
+    (:data:`jass.solver.SPLIT_CARDS`). The analysis does not depend on the threads.
 
     >>> import jass
     >>> from jass.bots import RuleBot, play_hand
@@ -326,13 +328,18 @@ def analyze_game(
         if current.hands_played != before:
             hands.append([])
 
+    work = [plays for plays in hands if plays]
+    # The threads go to the hands first; those left over split each hand's long card values
+    # (its first tricks, of SPLIT_CARDS or more cards: a one-hand game gets them all).
+    split = max(1, threads // max(1, len(work)))
+
     def one_hand(plays: list[tuple[int, int, Game, Card]]) -> list[PlayAnalysis]:
         found = []
         solver = None  # one a hand: its table carries from card to card
         for index, hand_number, state, card in plays:
             contract, leader, hand = _decision(state)
             if solver is None:
-                solver = Solver(contract, state.ruleset, backend=backend)
+                solver = Solver(contract, state.ruleset, backend=backend, threads=split)
             v = values(
                 solver, [int(h) for h in state.hands], leader, state.trick,
                 state.tricks_won, declaring_team=int(hand.declaring_team),
@@ -347,7 +354,6 @@ def analyze_game(
             )
         return found
 
-    work = [plays for plays in hands if plays]
     if threads == 1 or len(work) < 2:
         done = [one_hand(plays) for plays in work]
     else:
