@@ -33,7 +33,8 @@ def analyze_file(
 ) -> str:  # fmt: skip
     """Analyze the game record at ``path``; write the key positions to ``svg`` if given.
 
-    ``threads`` hands are analyzed at once (by default every usable core on the native core).
+    ``threads`` threads analyze the hands (by default every usable core on the native core):
+    one a hand at once, and those the hands leave over split each hand's card values.
 
     >>> import jass, tempfile
     >>> from pathlib import Path

@@ -396,7 +396,8 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     analyze.add_argument(
         "--threads", type=count(1), default=None, metavar="N",
-        help="hands analyzed at once (default: every usable core, with the native core)",
+        help="threads: hands at once, the rest split each hand's card values "
+        "(default: every usable core, with the native core)",
     )  # fmt: skip
     rules = command(
         "rules", "list the presets and the options",
