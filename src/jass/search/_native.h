@@ -168,6 +168,12 @@ typedef struct {
      * have them (the exact part of a key), ppow[s][i] the points of its i-th card by power. */
     uint16_t clive[4][512];
     int8_t ppow[4][9];
+    /* The abstract key of a suit ordered by its cards' numbers (kdir 1: the lowest strongest,
+     * 2: the highest), as a shift: cmv[s][live] the four steps' masks of compressing each
+     * hand's cards onto the suit's strong end (kdir 0: the suit goes by canon). */
+    uint64_t cmv[4][512][4];
+    int8_t kdir[4];
+    uint8_t pc9[512]; /* popcounts of 9 bits */
     uint64_t payoff_cuts[2][10]; /* cuts by an exact / a payoff-similar entry, by cards */
     /* The sure points' tables (jass_build_sure): a suit's cards by power and back, all cards
      * by points and back, a suit's card of fewest points (weakest first). */

@@ -32,9 +32,30 @@ void jass_key_hands(const Ctx *c, uint64_t *out) {
     memcpy(out, h, 4 * sizeof *out);
     if (!(c->features & (F_RANK | F_PAYOFF))) return;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
+    /* The suits of kdir: all at once, each hand compressed by shifts (one direction, then
+     * the other); the others by canon. */
+    uint64_t right[4] = {0, 0, 0, 0}, left[4] = {0, 0, 0, 0};
+    int dirs = 0;
     for (int s = 0; s < 4; s++) {
         int p = (int)(live >> (9 * s)) & 0x1FF;
-        if (c->moving[s][p]) key_suit(c, h, s, p, out);
+        const uint64_t *m = c->cmv[s][p];
+        if (c->kdir[s] == 1) {
+            for (int i = 0; i < 4; i++) right[i] |= m[i];
+            dirs |= 1;
+        } else if (c->kdir[s] == 2) {
+            for (int i = 0; i < 4; i++) left[i] |= m[i];
+            dirs |= 2;
+        } else if (c->moving[s][p]) {
+            key_suit(c, h, s, p, out);
+        }
+    }
+    for (int j = 0; j < 4; j++) {
+        uint64_t x = out[j], t;
+        if (dirs & 1)
+            for (int i = 0; i < 4; i++) { t = x & right[i]; x = (x ^ t) | t >> (1 << i); }
+        if (dirs & 2)
+            for (int i = 0; i < 4; i++) { t = x & left[i]; x = (x ^ t) | t << (1 << i); }
+        out[j] = x;
     }
 }
 
@@ -70,10 +91,22 @@ void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t 
     int s = card / 9;
     uint64_t suit = (uint64_t)0x1FF << (9 * s);
     int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
-    if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p])
+    if (c->kdir[s]) {
+        /* A compressed suit: the card's place goes, the places on its weak side move one
+         * towards the strong end (the card was the r-th live card from it). */
+        int i = card - 9 * s;
+        if (c->kdir[s] == 2) {
+            uint64_t at = BIT(9 * s + 8 - c->pc9[p >> (i + 1)]), weak = (at - 1) & suit;
+            for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) << 1;
+        } else {
+            uint64_t at = BIT(9 * s + c->pc9[p & ((1 << i) - 1)]), weak = suit & ~(2 * at - 1);
+            for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) >> 1;
+        }
+    } else if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p]) {
         key_suit(c, h, s, p, out);
-    else
+    } else {
         for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
+    }
     pack_key(c, out, k);
 }
 
@@ -215,6 +248,28 @@ static void class_map(const Rules *r, const int *cls, int s, int p, uint8_t *to,
     *moving = (uint16_t)moved;
 }
 
+/* The masks of compressing a suit's cards onto its strong end (the high card numbers if
+ * `left`): the k-th live card from that end goes to the k-th place. In four steps (shifts
+ * 1, 2, 4, 8: Hacker's Delight's compress), a card moving in step i by its gaps' count's
+ * bit i, from where the earlier steps put it; within the suit's 9 bits, so one mask serves
+ * every suit of a hand at once. */
+static void build_shift(Ctx *c, int s, int left) {
+    for (int m = 0; m < 512; m++) {
+        uint64_t mv[4] = {0, 0, 0, 0};
+        for (int q = 0; q < 9; q++) {
+            if (!(m >> q & 1)) continue;
+            int d = 0; /* the gaps between the card and the strong end */
+            for (int z = left ? q + 1 : 0; z < (left ? 9 : q); z++) d += !(m >> z & 1);
+            for (int i = 0; i < 4; i++)
+                if (d >> i & 1) {
+                    int done = d & ((1 << i) - 1);
+                    mv[i] |= BIT(9 * s + (left ? q + done : q - done));
+                }
+        }
+        memcpy(c->cmv[s][m], mv, sizeof mv);
+    }
+}
+
 /* canon[s][live] by the rank classes (each card its own without rank keys) and, with
  * payoff-similar keys, one class for each suit of abstract_suit (the k-th live card to the
  * k-th place); clive[s][live] the live cards under the rank classes. */
@@ -227,10 +282,20 @@ void jass_build_canon(Ctx *c) {
         for (int card = 0; card < 36; card++) cls[card] = card;
     }
     memcpy(abstract, cls, sizeof abstract);
+    for (int p = 0; p < 512; p++) c->pc9[p] = (uint8_t)popcount64((uint64_t)p);
     for (int s = 0; s < 4; s++) {
         for (int i = 0; i < 9; i++) c->ppow[s][i] = (int8_t)r->points[r->order[s][i]];
-        if ((c->features & F_PAYOFF) && abstract_suit(r, s))
+        c->kdir[s] = 0;
+        if ((c->features & F_PAYOFF) && abstract_suit(r, s)) {
             for (int i = 0; i < 9; i++) abstract[r->order[s][i]] = r->order[s][0];
+            int asc = 1, desc = 1;
+            for (int i = 0; i < 9; i++) {
+                asc &= r->order[s][i] == 9 * s + i;
+                desc &= r->order[s][i] == 9 * s + 8 - i;
+            }
+            c->kdir[s] = (int8_t)(asc ? 1 : desc ? 2 : 0);
+            if (c->kdir[s]) build_shift(c, s, c->kdir[s] == 2);
+        }
     }
     for (int s = 0; s < 4; s++)
         for (int p = 0; p < 512; p++) {
