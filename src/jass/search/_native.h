@@ -154,7 +154,9 @@ typedef struct {
     int stopped;
     int root_best;
     int8_t killer[16][4]; /* by cards a hand and leader: the last lead that decided a trick */
-    const uint64_t *pre_key; /* the next trick's key, computed by the trick before */
+    /* the next trick's key, then its key hands (jass_key_hands), computed by the trick
+     * before */
+    const uint64_t *pre_key;
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
@@ -215,7 +217,7 @@ static inline int team_of(const uint64_t *h, uint64_t card) {
     return ((h[0] | h[2]) & card) ? 0 : 1;
 }
 
-/* A table key: the three words of the four hands (jass_make_key), then their hash, computed
+/* A table key: the three words of the four hands (jass_pack_key), then their hash, computed
  * once for the prefetch and every look-up of the key. With payoff-similar keys the third
  * word's bits from KEY_LIVE on hold the exact live cards, which the hash leaves out: every
  * position of one abstract state lands in the same bucket. */
@@ -240,9 +242,9 @@ JASS_HIDDEN int jass_ints_of(PyObject *seq, Py_ssize_t n, long long lo, long lon
 JASS_HIDDEN int jass_read_rules(PyObject *data, Rules *r);
 
 /* _native_table.c */
-JASS_HIDDEN void jass_make_key(const Ctx *c, uint64_t *k);
 JASS_HIDDEN void jass_key_hands(const Ctx *c, uint64_t *out);
-JASS_HIDDEN void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k);
+JASS_HIDDEN void jass_pack_key(const Ctx *c, const uint64_t *h, uint64_t *k);
+JASS_HIDDEN void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *out);
 JASS_HIDDEN void jass_build_canon(Ctx *c);
 JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
 JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);

@@ -59,7 +59,7 @@ void jass_key_hands(const Ctx *c, uint64_t *out) {
     }
 }
 
-static void pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
+void jass_pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
     k[0] = h[0] | h[1] << 36;
     k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
     k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
@@ -75,19 +75,12 @@ static void pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
     k[3] = key_hash(k);
 }
 
-void jass_make_key(const Ctx *c, uint64_t *k) {
-    uint64_t h[4];
-    jass_key_hands(c, h);
-    pack_key(c, h, k);
-}
-
-/* jass_make_key once `card` is gone from c->hands, from `base`, the key hands
- * (jass_key_hands) while it was held: only its suit changes, so only that suit is redone
- * (the trick's last card, whose every choice needs the next trick's key). */
-void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k) {
+/* jass_key_hands once `card` is gone from c->hands, from `base`, the key hands while it
+ * was held: only its suit changes, so only that suit is redone (each card of a trick whose
+ * last card needs the next trick's keys). */
+void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *out) {
     const uint64_t *h = c->hands;
-    uint64_t out[4];
-    memcpy(out, base, sizeof out);
+    memcpy(out, base, 4 * sizeof *out);
     int s = card / 9;
     uint64_t suit = (uint64_t)0x1FF << (9 * s);
     int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
@@ -107,7 +100,6 @@ void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t 
     } else {
         for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
     }
-    pack_key(c, out, k);
 }
 
 /* Whether y may stand for x in every rule (x stronger, both of one run): the same order
