@@ -13,7 +13,7 @@
 
 /* Suit s of the hands the table keys, its live cards `p`: the cards that move (few, the
  * small cards of a run below a gap) go to their run's top places; the others stay. */
-static inline void key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out) {
+void jass_key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out) {
     uint64_t suit = (uint64_t)0x1FF << (9 * s);
     uint64_t moving = (uint64_t)c->moving[s][p] << (9 * s), to[4] = {0, 0, 0, 0};
     for (uint64_t m = moving; m; m &= m - 1) {
@@ -46,7 +46,7 @@ void jass_key_hands(const Ctx *c, uint64_t *out) {
             for (int i = 0; i < 4; i++) left[i] |= m[i];
             dirs |= 2;
         } else if (c->moving[s][p]) {
-            key_suit(c, h, s, p, out);
+            jass_key_suit(c, h, s, p, out);
         }
     }
     for (int j = 0; j < 4; j++) {
@@ -56,49 +56,6 @@ void jass_key_hands(const Ctx *c, uint64_t *out) {
         if (dirs & 2)
             for (int i = 0; i < 4; i++) { t = x & left[i]; x = (x ^ t) | t << (1 << i); }
         out[j] = x;
-    }
-}
-
-void jass_pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
-    k[0] = h[0] | h[1] << 36;
-    k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
-    k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
-    if (c->features & F_PAYOFF) { /* the Buur live, then the exact live cards */
-        const uint64_t *x = c->hands;
-        uint64_t live = x[0] | x[1] | x[2] | x[3];
-        uint64_t exact = (uint64_t)c->clive[0][live & 0x1FF] |
-                         (uint64_t)c->clive[1][(live >> 9) & 0x1FF] << 9 |
-                         (uint64_t)c->clive[2][(live >> 18) & 0x1FF] << 18 |
-                         (uint64_t)c->clive[3][(live >> 27) & 0x1FF] << 27;
-        k[2] |= (uint64_t)((live & c->r.buur_mask) != 0) << 20 | exact << KEY_LIVE;
-    }
-    k[3] = key_hash(k);
-}
-
-/* jass_key_hands once `card` is gone from c->hands, from `base`, the key hands while it
- * was held: only its suit changes, so only that suit is redone (each card of a trick whose
- * last card needs the next trick's keys). */
-void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *out) {
-    const uint64_t *h = c->hands;
-    memcpy(out, base, 4 * sizeof *out);
-    int s = card / 9;
-    uint64_t suit = (uint64_t)0x1FF << (9 * s);
-    int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
-    if (c->kdir[s]) {
-        /* A compressed suit: the card's place goes, the places on its weak side move one
-         * towards the strong end (the card was the r-th live card from it). */
-        int i = card - 9 * s;
-        if (c->kdir[s] == 2) {
-            uint64_t at = BIT(9 * s + 8 - c->pc9[p >> (i + 1)]), weak = (at - 1) & suit;
-            for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) << 1;
-        } else {
-            uint64_t at = BIT(9 * s + c->pc9[p & ((1 << i) - 1)]), weak = suit & ~(2 * at - 1);
-            for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) >> 1;
-        }
-    } else if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p]) {
-        key_suit(c, h, s, p, out);
-    } else {
-        for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
     }
 }
 
@@ -302,22 +259,6 @@ void jass_build_canon(Ctx *c) {
         }
 }
 
-/* The points that differ between two positions of one abstract state, whose exact live
- * cards are a and b (key bits from KEY_LIVE): card by card in power order, suit by suit. */
-static int payoff_delta(const Ctx *c, uint64_t a, uint64_t b) {
-    int delta = 0;
-    for (int s = 0; s < 4; s++) {
-        unsigned pa = (unsigned)(a >> (9 * s)) & 0x1FF, pb = (unsigned)(b >> (9 * s)) & 0x1FF;
-        if (pa == pb) continue;
-        unsigned x = c->by_power[s][pa], y = c->by_power[s][pb];
-        for (; x; x &= x - 1, y &= y - 1) {
-            int d = c->ppow[s][lowest(x)] - c->ppow[s][lowest(y)];
-            delta += d < 0 ? -d : d;
-        }
-    }
-    return delta;
-}
-
 /* A lead as the table keeps it with payoff-similar keys: its suit and its place among the
  * suit's live cards by power (9 s + place), which names the same card in every position of
  * the abstract state; jass_lead_card reads it back in c->hands. */
@@ -336,42 +277,6 @@ int jass_lead_card(const Ctx *c, int place) {
     unsigned x = c->by_power[s][p];
     for (int i = place - 9 * s; i > 0 && x; i--) x &= x - 1;
     return x ? 9 * s + lowest(c->of_power[s][x & (0u - x)]) : -1;
-}
-
-/* Whether the table settles a probe at target of a position of `cards` a hand, key k:
- * sides 1 tests a lower bound (at least target), 2 an upper one (below it), 3 both. An
- * exact entry gives its bounds and its lead (hint, if not NULL); with payoff-similar keys an
- * entry of another position of the same abstract state gives its bounds widened by the
- * points that differ (payoff_delta). 1 and the bound in *value if one settles it. */
-int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides, int *value,
-                int *hint) {
-    uint64_t slot = k[3] & c->tt_mask;
-    int hinted = 0; /* 2: an exact entry's lead, 1: another's */
-    for (int j = 0; j < 4; j++) {
-        const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
-        if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
-            continue;
-        int exact = e->k2 == k[2];
-        if (hint && e->lead >= 0 && hinted < 1 + exact) {
-            *hint = e->lead; /* an exact entry's lead first, by place (jass_lead_place) */
-            hinted = 1 + exact;
-        }
-        /* The points that differ only where the bound would cut without them. */
-        int low = (sides & 1) && e->lo > -30000 && e->lo >= target;
-        int high = (sides & 2) && e->hi < 30000 && e->hi < target;
-        if (!low && !high) continue;
-        int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
-        if (low && e->lo - delta >= target) {
-            *value = e->lo - delta;
-        } else if (high && e->hi + delta < target) {
-            *value = e->hi + delta;
-        } else {
-            continue;
-        }
-        c->payoff_cuts[!exact][cards < 10 ? cards : 9]++;
-        return 1;
-    }
-    return 0;
 }
 
 int jass_tt_alloc(Ctx *c, uint64_t size) {
