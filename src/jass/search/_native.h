@@ -267,15 +267,16 @@ JASS_INLINE void jass_pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
     k[3] = key_hash(k);
 }
 
-/* jass_key_hands once `card` is gone from c->hands, from `base`, the key hands while it
- * was held: only its suit changes, so only that suit is redone (each card of a trick whose
+/* jass_key_hands once `card` is gone from c->hands (which leaves `live`), from `base`, the
+ * key hands while it was held: only its suit changes, so only that suit is redone (each card of a trick whose
  * last card needs the next trick's keys). */
-JASS_INLINE void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *out) {
+JASS_INLINE void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t live,
+                                uint64_t *out) {
     const uint64_t *h = c->hands;
     memcpy(out, base, 4 * sizeof *out);
     int s = card / 9;
     uint64_t suit = (uint64_t)0x1FF << (9 * s);
-    int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
+    int p = (int)(live >> (9 * s)) & 0x1FF;
     if (c->kdir[s]) {
         /* A compressed suit: the card's place goes, the places on its weak side move one
          * towards the strong end (the card was the r-th live card from it). */

@@ -265,6 +265,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int n = jass_order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
     int etc = pos == 3 && (c->features & F_TABLE) && cards > 3;
+    uint64_t live = c->hands[0] | c->hands[1] | c->hands[2] | c->hands[3];
     uint64_t k[9][KEY_WORDS + 4]; /* each next trick's key, then its key hands */
     if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
@@ -281,7 +282,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         /* prune_match after each card: the top trump left is the top one now, or the next
          * one if the card is the top one. */
         const uint64_t *h = c->hands;
-        uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask, top1 = 0, top2 = 0;
+        uint64_t trumps = live & c->r.trump_mask, top1 = 0, top2 = 0;
         if (trumps) {
             int ts = lowest(c->r.trump_mask) / 9;
             top1 = top_card(c, ts, trumps);
@@ -299,7 +300,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             uint64_t top_trump = BIT(card) == top1 ? top2 : top1;
             if (match && top_trump) match &= 1 << team_of(h, top_trump);
             c->match = match;
-            jass_key_after(c, base, card, k[i] + KEY_WORDS);
+            jass_key_after(c, base, card, live & ~BIT(card), k[i] + KEY_WORDS);
             jass_pack_key(c, k[i] + KEY_WORDS, k[i]);
             c->hands[seat] ^= BIT(card);
 #if defined(__GNUC__) || defined(__clang__)
@@ -322,7 +323,7 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         int v;
         if (pos < 3) {
             uint64_t next[4]; /* the key hands after the card, for the trick's last card */
-            if (kh) jass_key_after(c, kh, card, next);
+            if (kh) jass_key_after(c, kh, card, live & ~BIT(card), next);
             v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
                             NULL, cards, kh ? next : NULL);
         } else {
