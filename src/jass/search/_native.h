@@ -320,10 +320,12 @@ JASS_INLINE int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, in
                             int *value, int *hint) {
     uint64_t slot = k[3] & c->tt_mask;
     int hinted = 0; /* 2: an exact entry's lead, 1: another's */
+    const Entry *first = &c->tt[slot];
+    int wraps = slot + 3 > c->tt_mask;
     for (int j = 0; j < 4; j++) {
-        const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
-        if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
-            continue;
+        const Entry *e = wraps ? &c->tt[(slot + (uint64_t)j) & c->tt_mask] : first + j;
+        /* (an empty slot's k0 is 0, and a key's never: the first hand holds cards) */
+        if (e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT)) continue;
         int exact = e->k2 == k[2];
         if (hint && e->lead >= 0 && hinted < 1 + exact) {
             *hint = e->lead; /* an exact entry's lead first, by place (jass_lead_place) */
