@@ -15,7 +15,8 @@
  * (a capsule in Python): there is no global state, and the GIL is released while it searches.
  *
  * This private header holds what the core's files share: the types, the card-play kernels
- * (inline, for the search's inner loops) and the jass_ functions one file gives another.
+ * and the table's key steps and cutoff test (inline, for the search's inner loops) and the
+ * jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
  * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;

@@ -6,7 +6,9 @@
  * quasi-symmetry in Skat): two trick starts whose live cards of each suit, in power order,
  * have the same owners have isomorphic game trees (abstract_suit), which differ only in
  * points. So |V(a) - V(b)| is at most the points that differ place by place (payoff_delta),
- * and a bound stored for one, widened by that, serves the other (jass_tt_cut). */
+ * and a bound stored for one, widened by that, serves the other (jass_tt_cut). The steps the
+ * search's loops take (a key after a card, its packing, the cutoff test) are inline in
+ * _native.h. */
 #include "_native.h"
 
 #include <stdlib.h>
