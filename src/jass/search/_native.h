@@ -173,9 +173,13 @@ typedef struct {
     int8_t ppow[4][9];
     /* The abstract key of a suit ordered by its cards' numbers (kdir 1: the lowest strongest,
      * 2: the highest), as a shift: cmv[s][live] the four steps' masks of compressing each
-     * hand's cards onto the suit's strong end (kdir 0: the suit goes by canon). */
+     * hand's cards onto the suit's strong end (kdir 3: another abstract suit, see krm;
+     * kdir 0: the suit goes by canon). */
     uint64_t cmv[4][512][4];
     int8_t kdir[4];
+    /* kdir 3 (at most one suit, the trumps of a trump contract): krm[r][field] is a hand's
+     * key field once the r-th live card from the top is gone (the places below move up). */
+    uint16_t krm[9][512];
     uint8_t pc9[512]; /* popcounts of 9 bits */
     uint64_t payoff_cuts[2][10]; /* cuts by an exact / a payoff-similar entry, by cards */
     /* The sure points' tables (jass_build_sure): a suit's cards by power and back, all cards
@@ -285,9 +289,13 @@ JASS_INLINE void jass_key_after(const Ctx *c, const uint64_t *base, int card, ui
         if (c->kdir[s] == 2) {
             uint64_t at = BIT(9 * s + 8 - c->pc9[p >> (i + 1)]), weak = (at - 1) & suit;
             for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) << 1;
-        } else {
+        } else if (c->kdir[s] == 1) {
             uint64_t at = BIT(9 * s + c->pc9[p & ((1 << i) - 1)]), weak = suit & ~(2 * at - 1);
             for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) >> 1;
+        } else {
+            const uint16_t *moved = c->krm[c->pc9[c->by_power[s][p] & (c->by_power[s][1u << i] - 1)]];
+            for (int j = 0; j < 4; j++)
+                out[j] = (out[j] & ~suit) | (uint64_t)moved[(out[j] >> (9 * s)) & 0x1FF] << (9 * s);
         }
     } else if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p]) {
         jass_key_suit(c, h, s, p, out);

@@ -221,6 +221,21 @@ static void build_shift(Ctx *c, int s, int left) {
     }
 }
 
+/* krm for suit s: each key field in power order, its r-th place taken out, back. */
+static void build_removal(Ctx *c, int s) {
+    const int *o = c->r.order[s];
+    for (int r = 0; r < 9; r++)
+        for (int f = 0; f < 512; f++) {
+            unsigned q = 0, strong = (1u << r) - 1, back = 0;
+            for (int i = 0; i < 9; i++)
+                if (f >> (o[i] - 9 * s) & 1) q |= 1u << i;
+            q = (q & strong) | (q >> 1 & ~strong);
+            for (int i = 0; i < 9; i++)
+                if (q >> i & 1) back |= 1u << (o[i] - 9 * s);
+            c->krm[r][f] = (uint16_t)back;
+        }
+}
+
 /* canon[s][live] by the rank classes (each card its own without rank keys) and, with
  * payoff-similar keys, one class for each suit of abstract_suit (the k-th live card to the
  * k-th place); clive[s][live] the live cards under the rank classes. */
@@ -234,6 +249,7 @@ void jass_build_canon(Ctx *c) {
     }
     memcpy(abstract, cls, sizeof abstract);
     for (int p = 0; p < 512; p++) c->pc9[p] = (uint8_t)popcount64((uint64_t)p);
+    int generic = 0; /* a suit of kdir 3 is taken */
     for (int s = 0; s < 4; s++) {
         for (int i = 0; i < 9; i++) c->ppow[s][i] = (int8_t)r->points[r->order[s][i]];
         c->kdir[s] = 0;
@@ -244,8 +260,12 @@ void jass_build_canon(Ctx *c) {
                 asc &= r->order[s][i] == 9 * s + i;
                 desc &= r->order[s][i] == 9 * s + 8 - i;
             }
-            c->kdir[s] = (int8_t)(asc ? 1 : desc ? 2 : 0);
-            if (c->kdir[s]) build_shift(c, s, c->kdir[s] == 2);
+            c->kdir[s] = (int8_t)(asc ? 1 : desc ? 2 : generic ? 0 : 3);
+            if (c->kdir[s] && c->kdir[s] < 3) build_shift(c, s, c->kdir[s] == 2);
+            if (c->kdir[s] == 3) {
+                generic = 1;
+                build_removal(c, s);
+            }
         }
     }
     for (int s = 0; s < 4; s++)
