@@ -15,7 +15,8 @@
  * (a capsule in Python): there is no global state, and the GIL is released while it searches.
  *
  * This private header holds what the core's files share: the types, the card-play kernels
- * (inline, for the search's inner loops) and the jass_ functions one file gives another.
+ * and the table's key steps and cutoff test (inline, for the search's inner loops) and the
+ * jass_ functions one file gives another.
  * The files: _native_rules.c reads the rule data; _native_table.c is the transposition table
  * and its keys; _native_search.c the search; _native_sure.c its sure points (quick tricks);
  * _native_last.c its last two tricks; _native_guess.c the first guess of a fresh context;
@@ -163,7 +164,9 @@ typedef struct {
     int stopped;
     int root_best;
     int8_t killer[16][4]; /* by cards a hand and leader: the last lead that decided a trick */
-    const uint64_t *pre_key; /* the next trick's key, computed by the trick before */
+    /* the next trick's key, then its key hands (jass_key_hands), computed by the trick
+     * before */
+    const uint64_t *pre_key;
     int busy;
     volatile int cancel; /* set by cancel() from another thread: stop at the next position */
     int last_value, has_last; /* the last call's (best) value: the next one's first guess */
@@ -182,6 +185,16 @@ typedef struct {
      * have them (the exact part of a key), ppow[s][i] the points of its i-th card by power. */
     uint16_t clive[4][512];
     int8_t ppow[4][9];
+    /* The abstract key of a suit ordered by its cards' numbers (kdir 1: the lowest strongest,
+     * 2: the highest), as a shift: cmv[s][live] the four steps' masks of compressing each
+     * hand's cards onto the suit's strong end (kdir 3: another abstract suit, see krm;
+     * kdir 0: the suit goes by canon). */
+    uint64_t cmv[4][512][4];
+    int8_t kdir[4];
+    /* kdir 3 (at most one suit, the trumps of a trump contract): krm[r][field] is a hand's
+     * key field once the r-th live card from the top is gone (the places below move up). */
+    uint16_t krm[9][512];
+    uint8_t pc9[512]; /* popcounts of 9 bits */
     uint64_t payoff_cuts[2][10]; /* cuts by an exact / a payoff-similar entry, by cards */
     /* The sure points' tables (jass_build_sure): a suit's cards by power and back, all cards
      * by points and back, a suit's card of fewest points (weakest first). */
@@ -223,7 +236,7 @@ static inline int team_of(const uint64_t *h, uint64_t card) {
     return ((h[0] | h[2]) & card) ? 0 : 1;
 }
 
-/* A table key: the three words of the four hands (jass_make_key), then their hash, computed
+/* A table key: the three words of the four hands (jass_pack_key), then their hash, computed
  * once for the prefetch and every look-up of the key. With payoff-similar keys the third
  * word's bits from KEY_LIVE on hold the exact live cards, which the hash leaves out: every
  * position of one abstract state lands in the same bucket. */
@@ -248,16 +261,116 @@ JASS_HIDDEN int jass_ints_of(PyObject *seq, Py_ssize_t n, long long lo, long lon
 JASS_HIDDEN int jass_read_rules(PyObject *data, Rules *r);
 
 /* _native_table.c */
-JASS_HIDDEN void jass_make_key(const Ctx *c, uint64_t *k);
 JASS_HIDDEN void jass_key_hands(const Ctx *c, uint64_t *out);
-JASS_HIDDEN void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k);
+JASS_HIDDEN void jass_key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out);
 JASS_HIDDEN void jass_build_canon(Ctx *c);
 JASS_HIDDEN int jass_tt_alloc(Ctx *c, uint64_t size);
 JASS_HIDDEN Entry *jass_tt_find(Ctx *c, const uint64_t *k, int cards, int create);
 JASS_HIDDEN int jass_lead_place(const Ctx *c, int card);
 JASS_HIDDEN int jass_lead_card(const Ctx *c, int place);
-JASS_HIDDEN int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides,
-                            int *value, int *hint);
+
+/* The table's keys and cutoffs, inline in the search's loops (_native_table.c has the rest). */
+JASS_INLINE void jass_pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
+    k[0] = h[0] | h[1] << 36;
+    k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
+    k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
+    if (c->features & F_PAYOFF) { /* the Buur live, then the exact live cards */
+        const uint64_t *x = c->hands;
+        uint64_t live = x[0] | x[1] | x[2] | x[3];
+        uint64_t exact = (uint64_t)c->clive[0][live & 0x1FF] |
+                         (uint64_t)c->clive[1][(live >> 9) & 0x1FF] << 9 |
+                         (uint64_t)c->clive[2][(live >> 18) & 0x1FF] << 18 |
+                         (uint64_t)c->clive[3][(live >> 27) & 0x1FF] << 27;
+        k[2] |= (uint64_t)((live & c->r.buur_mask) != 0) << 20 | exact << KEY_LIVE;
+    }
+    k[3] = key_hash(k);
+}
+
+/* jass_key_hands once `card` is gone from c->hands (which leaves `live`), from `base`, the
+ * key hands while it was held: only its suit changes, so only that suit is redone (each card of a trick whose
+ * last card needs the next trick's keys). */
+JASS_INLINE void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t live,
+                                uint64_t *out) {
+    const uint64_t *h = c->hands;
+    memcpy(out, base, 4 * sizeof *out);
+    int s = card / 9;
+    uint64_t suit = (uint64_t)0x1FF << (9 * s);
+    int p = (int)(live >> (9 * s)) & 0x1FF;
+    if (c->kdir[s]) {
+        /* A compressed suit: the card's place goes, the places on its weak side move one
+         * towards the strong end (the card was the r-th live card from it). */
+        int i = card - 9 * s;
+        if (c->kdir[s] == 2) {
+            uint64_t at = BIT(9 * s + 8 - c->pc9[p >> (i + 1)]), weak = (at - 1) & suit;
+            for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) << 1;
+        } else if (c->kdir[s] == 1) {
+            uint64_t at = BIT(9 * s + c->pc9[p & ((1 << i) - 1)]), weak = suit & ~(2 * at - 1);
+            for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) >> 1;
+        } else {
+            const uint16_t *moved = c->krm[c->pc9[c->by_power[s][p] & (c->by_power[s][1u << i] - 1)]];
+            for (int j = 0; j < 4; j++)
+                out[j] = (out[j] & ~suit) | (uint64_t)moved[(out[j] >> (9 * s)) & 0x1FF] << (9 * s);
+        }
+    } else if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p]) {
+        jass_key_suit(c, h, s, p, out);
+    } else {
+        for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
+    }
+}
+
+/* The points that differ between two positions of one abstract state, whose exact live
+ * cards are a and b (key bits from KEY_LIVE): card by card in power order, suit by suit. */
+JASS_INLINE int payoff_delta(const Ctx *c, uint64_t a, uint64_t b) {
+    int delta = 0;
+    for (int s = 0; s < 4; s++) {
+        unsigned pa = (unsigned)(a >> (9 * s)) & 0x1FF, pb = (unsigned)(b >> (9 * s)) & 0x1FF;
+        if (pa == pb) continue;
+        unsigned x = c->by_power[s][pa], y = c->by_power[s][pb];
+        for (; x; x &= x - 1, y &= y - 1) {
+            int d = c->ppow[s][lowest(x)] - c->ppow[s][lowest(y)];
+            delta += d < 0 ? -d : d;
+        }
+    }
+    return delta;
+}
+
+/* Whether the table settles a probe at target of a position of `cards` a hand, key k:
+ * sides 1 tests a lower bound (at least target), 2 an upper one (below it), 3 both. An
+ * exact entry gives its bounds and its lead (hint, if not NULL); with payoff-similar keys an
+ * entry of another position of the same abstract state gives its bounds widened by the
+ * points that differ (payoff_delta). 1 and the bound in *value if one settles it. */
+JASS_INLINE int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides,
+                            int *value, int *hint) {
+    uint64_t slot = k[3] & c->tt_mask;
+    int hinted = 0; /* 2: an exact entry's lead, 1: another's */
+    const Entry *first = &c->tt[slot];
+    int wraps = slot + 3 > c->tt_mask;
+    for (int j = 0; j < 4; j++) {
+        const Entry *e = wraps ? &c->tt[(slot + (uint64_t)j) & c->tt_mask] : first + j;
+        /* (an empty slot's k0 is 0, and a key's never: the first hand holds cards) */
+        if (e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT)) continue;
+        int exact = e->k2 == k[2];
+        if (hint && e->lead >= 0 && hinted < 1 + exact) {
+            *hint = e->lead; /* an exact entry's lead first, by place (jass_lead_place) */
+            hinted = 1 + exact;
+        }
+        /* The points that differ only where the bound would cut without them. */
+        int low = (sides & 1) && e->lo > -30000 && e->lo >= target;
+        int high = (sides & 2) && e->hi < 30000 && e->hi < target;
+        if (!low && !high) continue;
+        int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
+        if (low && e->lo - delta >= target) {
+            *value = e->lo - delta;
+        } else if (high && e->hi + delta < target) {
+            *value = e->hi + delta;
+        } else {
+            continue;
+        }
+        c->payoff_cuts[!exact][cards < 10 ? cards : 9]++;
+        return 1;
+    }
+    return 0;
+}
 
 /* _native_search.c */
 JASS_HIDDEN double jass_now_seconds(void);

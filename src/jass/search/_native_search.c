@@ -253,7 +253,7 @@ static int finish_trick(Ctx *c, int target, int top_pos, int pts, int cards) {
  * the mover's side of the target, if one did. `cards` is what each hand held at the
  * trick's start (the mover still does: counted once, not at every card). */
 static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int top_pos, int pts,
-                       int hint, uint64_t only, int *chosen, int cards) {
+                       int hint, uint64_t only, int *chosen, int cards, const uint64_t *kh) {
     int seat = (c->leader + pos) & 3;
     int maxing = (seat & 1) == 0;
     uint64_t moves = legal(&c->r, reps[seat] & c->hands[seat], pos, c->trick);
@@ -266,19 +266,24 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
     int n = jass_order_moves(c, moves, pos, top_key, partner, hint, killer, list);
     int best = maxing ? -INF : INF, best_card = -1;
     int etc = pos == 3 && (c->features & F_TABLE) && cards > 3;
-    uint64_t k[9][KEY_WORDS];
+    uint64_t live = c->hands[0] | c->hands[1] | c->hands[2] | c->hands[3];
+    uint64_t k[9][KEY_WORDS + 4]; /* each next trick's key, then its key hands */
     if (etc) {
         /* The table entries of the next tricks: fetched while this trick is decided, then
          * read for a cutoff that one of them already proves (enhanced transposition
          * cutoff). */
         int saved_leader = c->leader, saved_match = c->match;
         int g[9];
-        uint64_t base[4]; /* the key hands now: each card's key redoes only its suit */
-        jass_key_hands(c, base);
+        uint64_t own[4]; /* the key hands now: each card's key redoes only its suit */
+        const uint64_t *base = kh;
+        if (!base) {
+            jass_key_hands(c, own);
+            base = own;
+        }
         /* prune_match after each card: the top trump left is the top one now, or the next
          * one if the card is the top one. */
         const uint64_t *h = c->hands;
-        uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & c->r.trump_mask, top1 = 0, top2 = 0;
+        uint64_t trumps = live & c->r.trump_mask, top1 = 0, top2 = 0;
         if (trumps) {
             int ts = lowest(c->r.trump_mask) / 9;
             top1 = top_card(c, ts, trumps);
@@ -296,7 +301,8 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
             uint64_t top_trump = BIT(card) == top1 ? top2 : top1;
             if (match && top_trump) match &= 1 << team_of(h, top_trump);
             c->match = match;
-            jass_make_key_after(c, base, card, k[i]);
+            jass_key_after(c, base, card, live & ~BIT(card), k[i] + KEY_WORDS);
+            jass_pack_key(c, k[i] + KEY_WORDS, k[i]);
             c->hands[seat] ^= BIT(card);
 #if defined(__GNUC__) || defined(__clang__)
             __builtin_prefetch(&c->tt[k[i][3] & c->tt_mask]);
@@ -317,8 +323,10 @@ static int search_card(Ctx *c, int pos, int target, const uint64_t *reps, int to
         int new_top = pos && keys[card] > top_key ? pos : top_pos;
         int v;
         if (pos < 3) {
+            uint64_t next[4]; /* the key hands after the card, for the trick's last card */
+            if (kh) jass_key_after(c, kh, card, live & ~BIT(card), next);
             v = search_card(c, pos + 1, target, reps, new_top, pts + c->r.points[card], -1, 0,
-                            NULL, cards);
+                            NULL, cards, kh ? next : NULL);
         } else {
             c->pre_key = etc ? k[i] : NULL; /* read (and cleared) by the next trick's start */
             v = finish_trick(c, target, new_top, pts + c->r.points[card], cards);
@@ -356,16 +364,24 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
     }
     if (cards == 2) return last_two(c, target);
     prune_match(c);
-    uint64_t k[KEY_WORDS];
+    uint64_t k[KEY_WORDS], own[4];
+    const uint64_t *kh = NULL; /* the key hands, kept through the trick for its last card */
     int hint = -1;
     if (c->features & F_TABLE) {
         /* Looked up before the sure points, which cost more (the key holds the match chances
          * they have not cleared yet). The key the trick before computed (its enhanced
          * cutoff), unless the match changed. */
-        if (pre && (pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
-            memcpy(k, pre, sizeof k);
-        else
-            jass_make_key(c, k);
+        if (pre) {
+            kh = pre + KEY_WORDS;
+            if ((pre[2] >> 16 & 15) == (uint64_t)(c->leader | c->match << 2))
+                memcpy(k, pre, sizeof k);
+            else
+                jass_pack_key(c, kh, k);
+        } else {
+            jass_key_hands(c, own);
+            jass_pack_key(c, own, k);
+            kh = own;
+        }
         int cut;
         if (jass_tt_cut(c, k, cards, target, 3, &cut, &hint)) return cut;
         if (hint >= 0 && (c->features & F_PAYOFF)) hint = jass_lead_card(c, hint);
@@ -397,7 +413,7 @@ static int search_trick(Ctx *c, int target, int *chosen, int cards) {
     else
         memcpy(reps, h, sizeof reps);
     int lead = -1;
-    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead, cards);
+    int v = search_card(c, 0, target, reps, 0, 0, hint, 0, &lead, cards, cards > 3 ? kh : NULL);
     if (c->stopped) return 0;
     if (lead >= 0) c->killer[cards][c->leader] = (int8_t)lead;
     if (chosen) *chosen = lead;
@@ -442,7 +458,8 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
         int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0, pts = 0;
         for (int i = 0; i < root->n; i++) pts += c->r.points[root->trick[i]];
         v = search_card(c, root->n, t0, reps, top, pts, -1, only >= 0 ? BIT(only) : 0,
-                        &c->root_best, popcount64(root->hands[(root->leader + root->n) & 3]));
+                        &c->root_best, popcount64(root->hands[(root->leader + root->n) & 3]),
+                        NULL);
     }
     return root->side ? -v : v;
 }

@@ -123,7 +123,13 @@ int jass_sure_points(const Ctx *c, uint64_t live, int cards, int *sure) {
             if ((p ^ leader) & 1) /* an opponent follows each suit led while he can */
                 for (int s = 0; s < 4; s++) {
                     uint64_t suit = (uint64_t)0x1FF << (9 * s);
-                    if (led & suit) forced |= least(c, h[p] & suit, popcount64(led & suit));
+                    if (led & suit) {
+                        /* one suit: its ranks by points alone, its count from its 9 bits */
+                        uint64_t ranks = c->by_points[s][(h[p] >> (9 * s)) & 0x1FF];
+                        for (int k = c->pc9[(led >> (9 * s)) & 0x1FF]; k > 0 && ranks;
+                             k--, ranks &= ranks - 1)
+                            forced |= BIT(c->of_points[lowest(ranks)]);
+                    }
                 }
             uint64_t free = h[p] & ~masks[team] & ~forced;
             int k = tricks - popcount64(h[p] & masks[team]) - popcount64(forced);

@@ -6,14 +6,16 @@
  * quasi-symmetry in Skat): two trick starts whose live cards of each suit, in power order,
  * have the same owners have isomorphic game trees (abstract_suit), which differ only in
  * points. So |V(a) - V(b)| is at most the points that differ place by place (payoff_delta),
- * and a bound stored for one, widened by that, serves the other (jass_tt_cut). */
+ * and a bound stored for one, widened by that, serves the other (jass_tt_cut). The steps the
+ * search's loops take (a key after a card, its packing, the cutoff test) are inline in
+ * _native.h. */
 #include "_native.h"
 
 #include <stdlib.h>
 
 /* Suit s of the hands the table keys, its live cards `p`: the cards that move (few, the
  * small cards of a run below a gap) go to their run's top places; the others stay. */
-static inline void key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out) {
+void jass_key_suit(const Ctx *c, const uint64_t *h, int s, int p, uint64_t *out) {
     uint64_t suit = (uint64_t)0x1FF << (9 * s);
     uint64_t moving = (uint64_t)c->moving[s][p] << (9 * s), to[4] = {0, 0, 0, 0};
     for (uint64_t m = moving; m; m &= m - 1) {
@@ -32,49 +34,31 @@ void jass_key_hands(const Ctx *c, uint64_t *out) {
     memcpy(out, h, 4 * sizeof *out);
     if (!(c->features & (F_RANK | F_PAYOFF))) return;
     uint64_t live = h[0] | h[1] | h[2] | h[3];
+    /* The suits of kdir: all at once, each hand compressed by shifts (one direction, then
+     * the other); the others by canon. */
+    uint64_t right[4] = {0, 0, 0, 0}, left[4] = {0, 0, 0, 0};
+    int dirs = 0;
     for (int s = 0; s < 4; s++) {
         int p = (int)(live >> (9 * s)) & 0x1FF;
-        if (c->moving[s][p]) key_suit(c, h, s, p, out);
+        const uint64_t *m = c->cmv[s][p];
+        if (c->kdir[s] == 1) {
+            for (int i = 0; i < 4; i++) right[i] |= m[i];
+            dirs |= 1;
+        } else if (c->kdir[s] == 2) {
+            for (int i = 0; i < 4; i++) left[i] |= m[i];
+            dirs |= 2;
+        } else if (c->moving[s][p]) {
+            jass_key_suit(c, h, s, p, out);
+        }
     }
-}
-
-static void pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
-    k[0] = h[0] | h[1] << 36;
-    k[1] = h[1] >> 28 | h[2] << 8 | h[3] << 44;
-    k[2] = h[3] >> 20 | (uint64_t)c->leader << 16 | (uint64_t)c->match << 18;
-    if (c->features & F_PAYOFF) { /* the Buur live, then the exact live cards */
-        const uint64_t *x = c->hands;
-        uint64_t live = x[0] | x[1] | x[2] | x[3];
-        uint64_t exact = (uint64_t)c->clive[0][live & 0x1FF] |
-                         (uint64_t)c->clive[1][(live >> 9) & 0x1FF] << 9 |
-                         (uint64_t)c->clive[2][(live >> 18) & 0x1FF] << 18 |
-                         (uint64_t)c->clive[3][(live >> 27) & 0x1FF] << 27;
-        k[2] |= (uint64_t)((live & c->r.buur_mask) != 0) << 20 | exact << KEY_LIVE;
+    for (int j = 0; j < 4; j++) {
+        uint64_t x = out[j], t;
+        if (dirs & 1)
+            for (int i = 0; i < 4; i++) { t = x & right[i]; x = (x ^ t) | t >> (1 << i); }
+        if (dirs & 2)
+            for (int i = 0; i < 4; i++) { t = x & left[i]; x = (x ^ t) | t << (1 << i); }
+        out[j] = x;
     }
-    k[3] = key_hash(k);
-}
-
-void jass_make_key(const Ctx *c, uint64_t *k) {
-    uint64_t h[4];
-    jass_key_hands(c, h);
-    pack_key(c, h, k);
-}
-
-/* jass_make_key once `card` is gone from c->hands, from `base`, the key hands
- * (jass_key_hands) while it was held: only its suit changes, so only that suit is redone
- * (the trick's last card, whose every choice needs the next trick's key). */
-void jass_make_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t *k) {
-    const uint64_t *h = c->hands;
-    uint64_t out[4];
-    memcpy(out, base, sizeof out);
-    int s = card / 9;
-    uint64_t suit = (uint64_t)0x1FF << (9 * s);
-    int p = (int)((h[0] | h[1] | h[2] | h[3]) >> (9 * s)) & 0x1FF;
-    if ((c->features & (F_RANK | F_PAYOFF)) && c->moving[s][p])
-        key_suit(c, h, s, p, out);
-    else
-        for (int i = 0; i < 4; i++) out[i] = (out[i] & ~suit) | (h[i] & suit);
-    pack_key(c, out, k);
 }
 
 /* Whether y may stand for x in every rule (x stronger, both of one run): the same order
@@ -215,6 +199,43 @@ static void class_map(const Rules *r, const int *cls, int s, int p, uint8_t *to,
     *moving = (uint16_t)moved;
 }
 
+/* The masks of compressing a suit's cards onto its strong end (the high card numbers if
+ * `left`): the k-th live card from that end goes to the k-th place. In four steps (shifts
+ * 1, 2, 4, 8: Hacker's Delight's compress), a card moving in step i by its gaps' count's
+ * bit i, from where the earlier steps put it; within the suit's 9 bits, so one mask serves
+ * every suit of a hand at once. */
+static void build_shift(Ctx *c, int s, int left) {
+    for (int m = 0; m < 512; m++) {
+        uint64_t mv[4] = {0, 0, 0, 0};
+        for (int q = 0; q < 9; q++) {
+            if (!(m >> q & 1)) continue;
+            int d = 0; /* the gaps between the card and the strong end */
+            for (int z = left ? q + 1 : 0; z < (left ? 9 : q); z++) d += !(m >> z & 1);
+            for (int i = 0; i < 4; i++)
+                if (d >> i & 1) {
+                    int done = d & ((1 << i) - 1);
+                    mv[i] |= BIT(9 * s + (left ? q + done : q - done));
+                }
+        }
+        memcpy(c->cmv[s][m], mv, sizeof mv);
+    }
+}
+
+/* krm for suit s: each key field in power order, its r-th place taken out, back. */
+static void build_removal(Ctx *c, int s) {
+    const int *o = c->r.order[s];
+    for (int r = 0; r < 9; r++)
+        for (int f = 0; f < 512; f++) {
+            unsigned q = 0, strong = (1u << r) - 1, back = 0;
+            for (int i = 0; i < 9; i++)
+                if (f >> (o[i] - 9 * s) & 1) q |= 1u << i;
+            q = (q & strong) | (q >> 1 & ~strong);
+            for (int i = 0; i < 9; i++)
+                if (q >> i & 1) back |= 1u << (o[i] - 9 * s);
+            c->krm[r][f] = (uint16_t)back;
+        }
+}
+
 /* canon[s][live] by the rank classes (each card its own without rank keys) and, with
  * payoff-similar keys, one class for each suit of abstract_suit (the k-th live card to the
  * k-th place); clive[s][live] the live cards under the rank classes. */
@@ -227,10 +248,25 @@ void jass_build_canon(Ctx *c) {
         for (int card = 0; card < 36; card++) cls[card] = card;
     }
     memcpy(abstract, cls, sizeof abstract);
+    for (int p = 0; p < 512; p++) c->pc9[p] = (uint8_t)popcount64((uint64_t)p);
+    int generic = 0; /* a suit of kdir 3 is taken */
     for (int s = 0; s < 4; s++) {
         for (int i = 0; i < 9; i++) c->ppow[s][i] = (int8_t)r->points[r->order[s][i]];
-        if ((c->features & F_PAYOFF) && abstract_suit(r, s))
+        c->kdir[s] = 0;
+        if ((c->features & F_PAYOFF) && abstract_suit(r, s)) {
             for (int i = 0; i < 9; i++) abstract[r->order[s][i]] = r->order[s][0];
+            int asc = 1, desc = 1;
+            for (int i = 0; i < 9; i++) {
+                asc &= r->order[s][i] == 9 * s + i;
+                desc &= r->order[s][i] == 9 * s + 8 - i;
+            }
+            c->kdir[s] = (int8_t)(asc ? 1 : desc ? 2 : generic ? 0 : 3);
+            if (c->kdir[s] && c->kdir[s] < 3) build_shift(c, s, c->kdir[s] == 2);
+            if (c->kdir[s] == 3) {
+                generic = 1;
+                build_removal(c, s);
+            }
+        }
     }
     for (int s = 0; s < 4; s++)
         for (int p = 0; p < 512; p++) {
@@ -243,22 +279,6 @@ void jass_build_canon(Ctx *c) {
             c->clive[s][p] = (uint16_t)live;
             class_map(r, abstract, s, p, c->canon[s][p], &c->moving[s][p]);
         }
-}
-
-/* The points that differ between two positions of one abstract state, whose exact live
- * cards are a and b (key bits from KEY_LIVE): card by card in power order, suit by suit. */
-static int payoff_delta(const Ctx *c, uint64_t a, uint64_t b) {
-    int delta = 0;
-    for (int s = 0; s < 4; s++) {
-        unsigned pa = (unsigned)(a >> (9 * s)) & 0x1FF, pb = (unsigned)(b >> (9 * s)) & 0x1FF;
-        if (pa == pb) continue;
-        unsigned x = c->by_power[s][pa], y = c->by_power[s][pb];
-        for (; x; x &= x - 1, y &= y - 1) {
-            int d = c->ppow[s][lowest(x)] - c->ppow[s][lowest(y)];
-            delta += d < 0 ? -d : d;
-        }
-    }
-    return delta;
 }
 
 /* A lead as the table keeps it with payoff-similar keys: its suit and its place among the
@@ -279,42 +299,6 @@ int jass_lead_card(const Ctx *c, int place) {
     unsigned x = c->by_power[s][p];
     for (int i = place - 9 * s; i > 0 && x; i--) x &= x - 1;
     return x ? 9 * s + lowest(c->of_power[s][x & (0u - x)]) : -1;
-}
-
-/* Whether the table settles a probe at target of a position of `cards` a hand, key k:
- * sides 1 tests a lower bound (at least target), 2 an upper one (below it), 3 both. An
- * exact entry gives its bounds and its lead (hint, if not NULL); with payoff-similar keys an
- * entry of another position of the same abstract state gives its bounds widened by the
- * points that differ (payoff_delta). 1 and the bound in *value if one settles it. */
-int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, int sides, int *value,
-                int *hint) {
-    uint64_t slot = k[3] & c->tt_mask;
-    int hinted = 0; /* 2: an exact entry's lead, 1: another's */
-    for (int j = 0; j < 4; j++) {
-        const Entry *e = &c->tt[(slot + (uint64_t)j) & c->tt_mask];
-        if (!e->cards || e->k0 != k[0] || e->k1 != k[1] || ((e->k2 ^ k[2]) & KEY_ABSTRACT))
-            continue;
-        int exact = e->k2 == k[2];
-        if (hint && e->lead >= 0 && hinted < 1 + exact) {
-            *hint = e->lead; /* an exact entry's lead first, by place (jass_lead_place) */
-            hinted = 1 + exact;
-        }
-        /* The points that differ only where the bound would cut without them. */
-        int low = (sides & 1) && e->lo > -30000 && e->lo >= target;
-        int high = (sides & 2) && e->hi < 30000 && e->hi < target;
-        if (!low && !high) continue;
-        int delta = exact ? 0 : payoff_delta(c, e->k2 >> KEY_LIVE, k[2] >> KEY_LIVE);
-        if (low && e->lo - delta >= target) {
-            *value = e->lo - delta;
-        } else if (high && e->hi + delta < target) {
-            *value = e->hi + delta;
-        } else {
-            continue;
-        }
-        c->payoff_cuts[!exact][cards < 10 ? cards : 9]++;
-        return 1;
-    }
-    return 0;
 }
 
 int jass_tt_alloc(Ctx *c, uint64_t size) {
