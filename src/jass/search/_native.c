@@ -1,5 +1,6 @@
 /* The Python binding of the native core: argument checks, the solver context (a capsule),
- * solve, card_values (solve_split is _native_split.c's), the kernel copies for the cross-check, and the module. */
+ * solve, card_values (solve_split is _native_split.c's), the kernel copies for the
+ * cross-check, and the module. */
 #include "_native.h"
 
 #include <limits.h>

@@ -287,8 +287,8 @@ JASS_INLINE void jass_pack_key(const Ctx *c, const uint64_t *h, uint64_t *k) {
 }
 
 /* jass_key_hands once `card` is gone from c->hands (which leaves `live`), from `base`, the
- * key hands while it was held: only its suit changes, so only that suit is redone (each card of a trick whose
- * last card needs the next trick's keys). */
+ * key hands while it was held: only its suit changes, so only that suit is redone (each card
+ * of a trick whose last card needs the next trick's keys). */
 JASS_INLINE void jass_key_after(const Ctx *c, const uint64_t *base, int card, uint64_t live,
                                 uint64_t *out) {
     const uint64_t *h = c->hands;
@@ -307,7 +307,8 @@ JASS_INLINE void jass_key_after(const Ctx *c, const uint64_t *base, int card, ui
             uint64_t at = BIT(9 * s + c->pc9[p & ((1 << i) - 1)]), weak = suit & ~(2 * at - 1);
             for (int j = 0; j < 4; j++) out[j] = (out[j] & ~(weak | at)) | (out[j] & weak) >> 1;
         } else {
-            const uint16_t *moved = c->krm[c->pc9[c->by_power[s][p] & (c->by_power[s][1u << i] - 1)]];
+            unsigned above = c->by_power[s][p] & (c->by_power[s][1u << i] - 1);
+            const uint16_t *moved = c->krm[c->pc9[above]];
             for (int j = 0; j < 4; j++)
                 out[j] = (out[j] & ~suit) | (uint64_t)moved[(out[j] >> (9 * s)) & 0x1FF] << (9 * s);
         }
@@ -366,7 +367,11 @@ JASS_INLINE int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, in
         } else {
             continue;
         }
+#ifdef JASS_PAYOFF_STATS /* counted only for docs/performance.rst's table */
         c->payoff_cuts[!exact][cards < 10 ? cards : 9]++;
+#else
+        (void)cards;
+#endif
         return 1;
     }
     return 0;
@@ -376,6 +381,7 @@ JASS_INLINE int jass_tt_cut(Ctx *c, const uint64_t *k, int cards, int target, in
 JASS_HIDDEN double jass_now_seconds(void);
 JASS_HIDDEN void jass_rep_map(const Rules *r, uint64_t hand, uint64_t live, int merge, int *rep);
 JASS_HIDDEN int jass_probe(Ctx *c, const Root *root, int target, int only);
+JASS_HIDDEN int jass_narrow(const Root *root, int target, int value, int *lo, int *hi);
 JASS_HIDDEN int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed,
                             int *lo_out, int *hi_out, int *good, int *good_value);
 JASS_HIDDEN int jass_root_moves(Ctx *c, const Root *root, int *list);

@@ -453,7 +453,8 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
         for (int i = 0; i < root->n; i++) live |= BIT(root->trick[i]);
         uint64_t reps[4];
         for (int i = 0; i < 4; i++)
-            reps[i] = (c->features & F_MERGE) ? reps_of(&c->r, root->hands[i], live) : root->hands[i];
+            reps[i] = (c->features & F_MERGE) ? reps_of(&c->r, root->hands[i], live)
+                                              : root->hands[i];
         if (only >= 0) reps[(root->leader + root->n) & 3] |= BIT(only);
         int top = root->n ? winner_of(&c->r, root->n, root->trick) : 0, pts = 0;
         for (int i = 0; i < root->n; i++) pts += c->r.points[root->trick[i]];
@@ -464,6 +465,23 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
     return root->side ? -v : v;
 }
 
+/* A probe's fail-soft value at target narrows [lo, hi] to the side's value: 1 if it
+ * reached the target. Without a match the difference has the parity of left. (The step of
+ * jass_bisect and of the split's bisection, _native_split.c.) */
+int jass_narrow(const Root *root, int target, int value, int *lo, int *hi) {
+    int left = root->left;
+    if (value >= target) {
+        if (-left <= value && value <= left) value += (value - left) & 1;
+        *lo = value < *hi ? value : *hi;
+        return 1;
+    }
+    if (value < -left) value = -(left + root->theirs);
+    else if (value > left) value = left;
+    else value -= (value - left) & 1;
+    *hi = value > *lo ? value : *lo;
+    return 0;
+}
+
 /* Bisection as in jass.solver: [lo, hi] narrows to the side's value; returns 1 if exact.
  * With a guess (guessed != 0) the first probes step from it as MTD(f) does (the fail-soft
  * value moves the next target), in steps that double while they go one way, and bisection
@@ -472,8 +490,7 @@ int jass_probe(Ctx *c, const Root *root, int target, int only) {
  * root card of the last probe that reached its target, or keeps its value. */
 int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int *lo_out,
                   int *hi_out, int *good, int *good_value) {
-    int left = root->left;
-    int lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
+    int lo = -(root->left + root->theirs), hi = root->left + root->own;
     int target = guess, step = 1, rose = 0, fell = 0;
     while (lo < hi) {
         if (!guessed || (rose && fell)) target = (int)(((long)lo + hi + 1) >> 1);
@@ -482,22 +499,15 @@ int jass_bisect(Ctx *c, const Root *root, int only, int guess, int guessed, int 
         c->root_best = -1;
         int value = jass_probe(c, root, target, only);
         if (c->stopped) break;
-        if (value >= target) {
-            if (good && c->root_best >= 0) {
-                *good = c->root_best;
-                *good_value = value; /* the card makes at least this */
-            }
-            /* Without a match the difference has the parity of left. */
-            if (-left <= value && value <= left) value += (value - left) & 1;
-            lo = value < hi ? value : hi;
+        if (value >= target && good && c->root_best >= 0) {
+            *good = c->root_best;
+            *good_value = value; /* the card makes at least this */
+        }
+        if (jass_narrow(root, target, value, &lo, &hi)) {
             step = rose ? 2 * step : 1;
             rose = 1;
             target = lo + 2 * step - 1; /* gallop up from the guess until the value is bracketed */
         } else {
-            if (value < -left) value = bottom;
-            else if (value > left) value = left;
-            else value -= (value - left) & 1;
-            hi = value > lo ? value : lo;
             step = fell ? 2 * step : 1;
             fell = 1;
             target = hi - 2 * (step - 1);

@@ -254,7 +254,7 @@ static void serve(Split *sp, int t) {
 /* The first thread: jass_bisect's plain bisection, each probe split over the threads. */
 static void drive(Split *sp) {
     const Root *root = &sp->roots[0];
-    int left = root->left, lo = -(left + root->theirs), hi = left + root->own, bottom = lo;
+    int lo = -(root->left + root->theirs), hi = root->left + root->own;
     int best = 0; /* any card makes the bottom */
     while (lo < hi) {
         sp->target = (int)(((long)lo + hi + 1) >> 1);
@@ -273,18 +273,8 @@ static void drive(Split *sp) {
         while (LOAD(&sp->finished) < sp->running) pause_for(&spins);
         if (LOAD(&sp->stop)) break;
         long cut = LOAD(&sp->cut);
-        if (cut) {
-            int value = value_of(cut);
-            best = (int)(cut % 16);
-            if (-left <= value && value <= left) value += (value - left) & 1;
-            lo = value < hi ? value : hi;
-        } else {
-            int value = value_of(LOAD(&sp->fail));
-            if (value < -left) value = bottom;
-            else if (value > left) value = left;
-            else value -= (value - left) & 1;
-            hi = value > lo ? value : lo;
-        }
+        if (cut) best = (int)(cut % 16);
+        jass_narrow(root, sp->target, value_of(cut ? cut : LOAD(&sp->fail)), &lo, &hi);
     }
     STORE(&sp->quit, 1);
     ADD(&sp->round, 1);
